@@ -1,0 +1,39 @@
+// servebench: subcommand dispatch only.
+#include <cstdio>
+#include <cstring>
+#include <string_view>
+
+#include "cli/commands.hpp"
+
+namespace {
+
+void print_usage(std::FILE* out) {
+  std::fputs(
+      "servebench " SB_VERSION " - load testing and capacity analysis for LLM inference servers\n"
+      "\n"
+      "usage: servebench <command> [options]   (servebench <command> --help for its options)\n"
+      "\n"
+      "commands:\n",
+      out);
+  for (const auto& c : sb::cli::commands()) std::fprintf(out, "  %-10s %s\n", c.name, c.summary);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 2 || std::strcmp(argv[1], "--help") == 0 || std::strcmp(argv[1], "-h") == 0) {
+    print_usage(argc < 2 ? stderr : stdout);
+    return argc < 2 ? 2 : 0;
+  }
+  if (std::strcmp(argv[1], "--version") == 0) {
+    std::puts("servebench " SB_VERSION);
+    return 0;
+  }
+  const std::string_view name = argv[1];
+  for (const auto& c : sb::cli::commands()) {
+    if (name == c.name) return sb::cli::run_guarded(c, argc - 1, argv + 1);
+  }
+  std::fprintf(stderr, "servebench: unknown command '%s'\n\n", argv[1]);
+  print_usage(stderr);
+  return 2;
+}

@@ -1,0 +1,35 @@
+#include "cli/commands.hpp"
+
+#include <array>
+#include <cstdio>
+#include <exception>
+
+#include "core/error.hpp"
+
+namespace sb::cli {
+
+std::span<const Command> commands() {
+  static constexpr std::array<Command, 6> table{{
+      {"run", "load test an OpenAI-compatible server (staircase of concurrency or request rates)", run_cmd},
+      {"sim", "serve a simulated continuous-batching LLM server (OpenAI-compatible)", sim_cmd},
+      {"demo", "run a staircase against the embedded simulator, print the table and the knee", demo_cmd},
+      {"report", "capacity analysis of results: knee, regions, HTML report", report_cmd},
+      {"compare", "baseline vs tuned: deltas, significance, CI gate (--fail-if)", compare_cmd},
+      {"tokenize", "encode/decode/count text with a HuggingFace tokenizer.json", tokenize_cmd},
+  }};
+  return table;
+}
+
+int run_guarded(const Command& c, int argc, char** argv) {
+  try {
+    return c.fn(argc, argv);
+  } catch (const UserError& e) {
+    std::fprintf(stderr, "servebench %s: %s\n", c.name, e.what());
+    return to_int(e.code());
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "servebench %s: internal error: %s\n", c.name, e.what());
+    return to_int(ExitCode::internal_error);
+  }
+}
+
+}  // namespace sb::cli

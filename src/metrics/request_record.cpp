@@ -1,0 +1,31 @@
+#include "metrics/request_record.hpp"
+
+namespace sb {
+
+const char* to_string(Outcome o) noexcept {
+  switch (o) {
+    case Outcome::ok: return "ok";
+    case Outcome::connect_error: return "connect_error";
+    case Outcome::http_error: return "http_error";
+    case Outcome::dropped: return "dropped";
+    case Outcome::malformed: return "malformed";
+    case Outcome::timeout: return "timeout";
+    case Outcome::no_tokens: return "no_tokens";
+    case Outcome::cancelled: return "cancelled";
+  }
+  return "unknown";
+}
+
+const char* to_string(TokenSource s) noexcept {
+  switch (s) {
+    case TokenSource::none: return "none";
+    case TokenSource::usage_chunk: return "usage_chunk";
+    case TokenSource::usage_in_choice: return "usage_in_choice";
+    case TokenSource::usage_body: return "usage_body";
+    case TokenSource::tokenizer: return "tokenizer";
+    case TokenSource::event_count: return "event_count";
+  }
+  return "unknown";
+}
+
+}  // namespace sb

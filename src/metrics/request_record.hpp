@@ -1,0 +1,65 @@
+#pragma once
+// What the client observed for one request. Times are steady-clock ns relative to the stage's t0
+// (the instant the stage's schedule starts). Filled by exec/, folded by metrics/, written by report/.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/clock.hpp"
+
+namespace sb {
+
+enum class Outcome : std::uint8_t {
+  ok,             // >= 1 token event and a clean end of stream
+  connect_error,  // refused, DNS, reset before any response byte, TLS handshake failure
+  http_error,     // non-2xx status (http_status holds it)
+  dropped,        // connection closed or reset mid-stream (after the status line)
+  malformed,      // a chunk that is not valid JSON / not a valid SSE event
+  timeout,        // --timeout-s or the per-read idle deadline expired
+  no_tokens,      // 200 and a clean end, but no event with a non-empty `choices`
+  cancelled,      // aborted by Ctrl-C before it finished
+};
+
+const char* to_string(Outcome o) noexcept;
+
+// Where the output token count came from.
+enum class TokenSource : std::uint8_t {
+  none,               // request failed / nothing known
+  usage_chunk,        // a separate usage chunk (stream_options.include_usage)
+  usage_in_choice,    // usage attached to the last choices chunk
+  usage_body,         // non-streaming response body
+  tokenizer,          // local tokenizer over the generated text
+  event_count,        // one per token event (no usage, no tokenizer)
+};
+
+const char* to_string(TokenSource s) noexcept;
+
+struct RequestRecord {
+  std::uint32_t index = 0;      // position in the stage's request list (dataset order)
+  Outcome outcome = Outcome::ok;
+  int http_status = 0;
+  std::string error;            // one line; empty when ok
+
+  Nanos intended_ns = 0;        // scheduled send time (t0 + offset_i); 0 for closed-loop stages
+  Nanos sent_ns = 0;            // concurrency slot acquired, request about to be written (vLLM's st)
+  Nanos first_byte_ns = -1;     // first response byte read (-1: none)
+  Nanos done_ns = 0;            // stream finished, failed or was cancelled
+  std::vector<Nanos> token_ns;  // arrival time of every token event (non-empty `choices`), in order
+
+  int dataset_prompt_tokens = -1;  // what the dataset said
+  int expected_output_tokens = 0;  // max_tokens requested
+  int prompt_tokens = -1;          // usage.prompt_tokens when sent, else dataset count
+  int output_tokens = 0;           // usage.completion_tokens, else per TokenSource
+  TokenSource token_source = TokenSource::none;
+
+  std::string generated_text;   // only kept when asked (--save-detailed, or re-tokenizing)
+  bool aborted = false;
+
+  bool ok() const noexcept { return outcome == Outcome::ok; }
+  // vLLM definitions (spec §3.3): TTFT to the first token event, latency to the last one.
+  Nanos ttft_ns() const noexcept { return token_ns.empty() ? 0 : token_ns.front() - sent_ns; }
+  Nanos latency_ns() const noexcept { return token_ns.empty() ? 0 : token_ns.back() - sent_ns; }
+  Nanos queue_ns() const noexcept { return sent_ns - intended_ns; }
+};
+
+}  // namespace sb

@@ -1,0 +1,37 @@
+#pragma once
+// A HuggingFace tokenizer.json (BPE: byte-level and SentencePiece-style) with identical ids to the
+// official `tokenizers` library. Thread-safe: encode/decode/count may be called concurrently.
+//
+// Example:
+//   auto tok = sb::Tokenizer::load("path/to/model_dir");      // or .../tokenizer.json
+//   std::vector<int> ids = tok->encode("Hello world", /*add_special_tokens=*/true);
+//   std::string text = tok->decode(ids);
+#include <cstdint>
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace sb {
+
+class Tokenizer {
+ public:
+  virtual ~Tokenizer() = default;
+
+  // Loads FILE (tokenizer.json) or DIR (containing tokenizer.json and optionally tokenizer_config.json).
+  // Throws sb::UserError naming the file and the unsupported component / malformed field.
+  static std::unique_ptr<Tokenizer> load(const std::filesystem::path& path);
+
+  virtual std::vector<std::int32_t> encode(std::string_view text, bool add_special_tokens) const = 0;
+  virtual std::string decode(const std::vector<std::int32_t>& ids, bool skip_special_tokens = false) const = 0;
+  // Same as encode(text, add_special_tokens).size(), possibly cheaper.
+  virtual std::size_t count(std::string_view text, bool add_special_tokens) const = 0;
+
+  virtual std::size_t vocab_size() const = 0;          // base vocabulary, without added tokens (HF get_vocab_size(false))
+  virtual std::vector<std::int32_t> special_ids() const = 0;  // all special token ids (added tokens marked special)
+  virtual std::size_t num_special_tokens_to_add() const = 0;  // tokens the post-processor adds to one sequence
+  virtual std::string name() const = 0;                // e.g. the folder name, for results
+};
+
+}  // namespace sb
