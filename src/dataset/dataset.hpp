@@ -1,0 +1,43 @@
+#pragma once
+// Builds the request list of a run from --dataset-name and its flags (vllm-bench-spec §2).
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "dataset/request_spec.hpp"
+
+namespace sb {
+
+class Tokenizer;
+
+struct DatasetConfig {
+  std::string name = "random";           // random | sharegpt | custom
+  std::string path;                      // --dataset-path
+  int num_prompts = 1000;
+  std::uint64_t seed = 0;
+  int random_input_len = 1024;
+  int random_output_len = 128;
+  double random_range_ratio_input = 0.0;  // --random-range-ratio (float or {"input":..,"output":..})
+  double random_range_ratio_output = 0.0;
+  int random_prefix_len = 0;
+  std::optional<int> sharegpt_output_len;
+  int custom_output_len = 256;            // -1 = use each row's output_tokens
+  bool disable_shuffle = false;
+  std::string request_id_prefix = "bench-";
+};
+
+struct LengthSummary { double mean = 0; double p50 = 0; double p99 = 0; };
+
+struct Dataset {
+  std::vector<RequestSpec> requests;      // exactly num_prompts (oversampled if needed), dataset order
+  bool lengths_exact = true;              // false when no tokenizer was available (approximate lengths)
+  std::vector<std::string> warnings;      // one line each, printed before the run
+  double load_seconds = 0;                // time spent loading + tokenizing + filtering
+};
+
+// tokenizer may be null: custom works without one; sharegpt/random then use approximate lengths
+// (lengths_exact = false) and say so in `warnings`. Throws sb::UserError naming file and line.
+Dataset load_dataset(const DatasetConfig& cfg, const Tokenizer* tokenizer);
+
+}  // namespace sb

@@ -1,0 +1,81 @@
+#pragma once
+// Runs one stage: sends each request at its intended time (t0 + offset_i) when a concurrency slot is
+// free, over keep-alive connections owned by worker threads (one io_context per thread), and stamps
+// every byte arrival into a RequestRecord. The only Asio/Beast code of the client lives behind this.
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/clock.hpp"
+#include "metrics/request_record.hpp"
+#include "net/endpoint.hpp"
+#include "net/http_call.hpp"
+#include "protocol/api.hpp"
+
+namespace sb {
+
+struct ClientOptions {
+  Endpoint endpoint;
+  std::string path = "/v1/completions";   // request path after endpoint.base_path
+  Api api = Api::completions;
+  HeaderList headers;                     // extra headers, Authorization included (never logged)
+  double timeout_s = 21600;               // whole-request limit (vLLM: 6 h)
+  double idle_timeout_s = 300;            // max silence between two reads of one response
+  int threads = 0;                        // worker threads; 0 = hardware concurrency
+  bool keep_text = false;                 // keep generated text in records (--save-detailed / re-tokenize)
+};
+
+struct StageInput {
+  std::size_t stage_index = 0;
+  const std::vector<std::string>* bodies = nullptr;  // prebuilt JSON bodies, one per request
+  std::vector<std::string> request_ids;               // sent as x-request-id
+  std::vector<int> dataset_prompt_tokens;             // per request, -1 if unknown
+  std::vector<int> expected_output_tokens;            // per request (max_tokens)
+  std::vector<Nanos> offsets_ns;                       // intended send offsets from t0 (all 0: closed loop)
+  std::optional<int> max_concurrency;                  // slots; nullopt = unlimited
+};
+
+struct Progress {
+  int total = 0, sent = 0, done = 0, failed = 0;
+  std::int64_t output_tokens = 0;
+  Nanos elapsed_ns = 0;
+};
+
+// Called from a worker thread as each request finishes, in completion order. Must not block long.
+using RecordCallback = std::function<void(const RequestRecord&)>;
+// Called from the dispatcher thread about every 200 ms.
+using ProgressCallback = std::function<void(const Progress&)>;
+
+struct StageOutput {
+  std::vector<RequestRecord> records;  // indexed by request index (dataset order)
+  Nanos t0_ns = 0;                     // stage start (steady clock); record times are relative to it
+  Nanos end_ns = 0;                    // last completion (relative to t0)
+  bool aborted = false;
+};
+
+class Runner {
+ public:
+  explicit Runner(ClientOptions opt);
+  ~Runner();
+  Runner(const Runner&) = delete;
+  Runner& operator=(const Runner&) = delete;
+
+  // Runs every request of the stage; returns when all have an outcome. Thread: caller's.
+  StageOutput run_stage(const StageInput& in, const RecordCallback& on_record,
+                        const ProgressCallback& on_progress);
+
+  // Async-signal-safe: stop dispatching; in-flight requests get `grace_s` to finish, then are
+  // cancelled (Outcome::cancelled, aborted = true). Un-sent requests are reported cancelled too.
+  void request_stop() noexcept;
+  bool stop_requested() const noexcept;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace sb

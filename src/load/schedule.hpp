@@ -1,0 +1,22 @@
+#pragma once
+// Absolute send schedule of one stage (vllm-bench-spec §4.2): gamma inter-arrival gaps with shape
+// k = burstiness and mean 1/rate, cumulative, normalised so the last arrival is at N/rate seconds.
+// rate = inf -> every offset 0; burstiness = inf -> constant spacing. Never summed sleeps.
+#include <cstdint>
+#include <vector>
+
+#include "core/clock.hpp"
+
+namespace sb {
+
+struct ScheduleParams {
+  std::size_t num_requests = 0;
+  double request_rate = 0;  // req/s, may be +inf
+  double burstiness = 1.0;  // > 0, may be +inf
+  std::uint64_t seed = 0;
+};
+
+// Offsets from the stage's t0 in ns, non-decreasing, one per request.
+std::vector<Nanos> make_schedule(const ScheduleParams& p);
+
+}  // namespace sb

@@ -1,0 +1,26 @@
+#pragma once
+// Builds request bodies exactly as vLLM's client does (vllm-bench-spec §3.1, [N] key order), once per
+// request before the run: no JSON building on the hot path.
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "dataset/request_spec.hpp"
+#include "protocol/api.hpp"
+
+namespace sb {
+
+struct RequestOptions {
+  Api api = Api::completions;
+  std::string model;                     // served-model-name if set, else model id
+  bool stream = true;
+  bool ignore_eos = false;
+  std::optional<int> logprobs;
+  std::string sampling_json;             // JSON object text of the set sampling flags, "" if none
+  std::string extra_body_json;           // --extra-body JSON object text, "" if none; merged last
+};
+
+// Throws sb::UserError if extra_body/sampling JSON is not an object.
+std::string build_request_body(const RequestOptions& opt, const RequestSpec& spec);
+
+}  // namespace sb

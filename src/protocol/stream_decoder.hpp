@@ -1,0 +1,38 @@
+#pragma once
+// Decodes one streamed chunk (an SSE data payload) or a non-streaming response body of the
+// completions / chat APIs with simdjson On-Demand (sans-I/O; one decoder per worker thread).
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "protocol/api.hpp"
+
+namespace sb {
+
+struct ChunkInfo {
+  enum class Kind { token, usage_only, done, error, other } kind = Kind::other;
+  // token: the chunk has a non-empty `choices` array (vLLM counts any such chunk as a token event)
+  std::string_view text;        // choices[0].text or choices[0].delta.content (may be empty); valid until next decode
+  bool has_usage = false;       // usage object present (in its own chunk or with the last choices chunk)
+  int prompt_tokens = -1;
+  int completion_tokens = -1;
+  bool finished = false;        // finish_reason not null
+  std::string_view error_message;  // kind == error: {"error": {...}} object's message
+};
+
+class StreamDecoder {
+ public:
+  explicit StreamDecoder(Api api);
+  ~StreamDecoder();
+  // payload is an SSE data field. "[DONE]" -> Kind::done. Returns false on malformed JSON.
+  bool decode_chunk(std::string_view payload, ChunkInfo& out);
+  // Whole non-streaming body (stream=false): text, usage. Returns false on malformed JSON.
+  bool decode_body(std::string_view body, ChunkInfo& out);
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace sb

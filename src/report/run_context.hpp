@@ -1,0 +1,33 @@
+#pragma once
+// What the reporters need to know about a run besides the per-stage numbers. Plain data, filled by
+// cli/run from RunConfig; secrets are never put here (headers carry names only).
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/clock.hpp"
+#include "load/staircase.hpp"
+
+namespace sb {
+
+struct RunContext {
+  std::string backend = "openai";         // --backend as typed (vllm, openai, openai-chat)
+  std::optional<std::string> label;
+  std::string model_id;                   // --model or first /v1/models id
+  std::string served_model_name;          // model field sent
+  std::string tokenizer_id;               // "" if none
+  std::string base_url, endpoint;
+  int num_prompts = 0;
+  LoadMode load_mode = LoadMode::request_rate;
+  std::vector<double> load_values;
+  std::vector<double> metric_percentiles{99};
+  std::vector<std::string> percentile_metrics{"ttft", "tpot", "itl"};
+  std::map<std::string, double> goodput_slo_ms;      // ttft/tpot/e2el -> ms
+  std::vector<std::pair<std::string, std::string>> metadata;  // --metadata K=V, in order
+  std::string config_json;                // resolved config as a JSON object text, secrets redacted
+  ClockAnchor clock_anchor;
+  int client_threads = 0;
+};
+
+}  // namespace sb
