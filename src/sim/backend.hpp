@@ -37,6 +37,10 @@ class Backend {
   virtual std::optional<Nanos> advance(Nanos now, std::vector<TokenEvent>& out) = 0;
   // Appends Prometheus text exposition lines (vLLM names) for /metrics.
   virtual void render_metrics(std::string& out, const std::string& model_name) const = 0;
+  // POST /start_profile and /stop_profile: a backend that can write a kernel trace starts/stops
+  // recording; returns false if it has nothing to profile (the front end then answers 404).
+  virtual bool start_profile(Nanos /*now*/) { return false; }
+  virtual bool stop_profile(Nanos /*now*/) { return false; }
 };
 
 }  // namespace sb::sim
