@@ -24,20 +24,23 @@ struct DatasetConfig {
   std::optional<int> sharegpt_output_len;
   int custom_output_len = 256;            // -1 = use each row's output_tokens
   bool disable_shuffle = false;
+  bool no_oversample = false;             // --no-oversample: keep fewer requests than num_prompts
   std::string request_id_prefix = "bench-";
 };
 
 struct LengthSummary { double mean = 0; double p50 = 0; double p99 = 0; };
 
 struct Dataset {
-  std::vector<RequestSpec> requests;      // exactly num_prompts (oversampled if needed), dataset order
+  std::vector<RequestSpec> requests;      // num_prompts (oversampled if needed; fewer only with
+                                          // no_oversample; all rows for custom with num_prompts <= 0)
   bool lengths_exact = true;              // false when no tokenizer was available (approximate lengths)
   std::vector<std::string> warnings;      // one line each, printed before the run
   double load_seconds = 0;                // time spent loading + tokenizing + filtering
 };
 
-// tokenizer may be null: custom works without one; sharegpt/random then use approximate lengths
-// (lengths_exact = false) and say so in `warnings`. Throws sb::UserError naming file and line.
+// tokenizer may be null: sharegpt/random then use approximate lengths and custom leaves
+// prompt_tokens = -1; all set lengths_exact = false and say so in `warnings`.
+// Throws sb::UserError naming the flag, or the file and line.
 Dataset load_dataset(const DatasetConfig& cfg, const Tokenizer* tokenizer);
 
 }  // namespace sb

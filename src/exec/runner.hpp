@@ -27,6 +27,7 @@ struct ClientOptions {
   double idle_timeout_s = 300;            // max silence between two reads of one response
   int threads = 0;                        // worker threads; 0 = hardware concurrency
   bool keep_text = false;                 // keep generated text in records (--save-detailed / re-tokenize)
+  double stop_grace_s = 3.0;              // after request_stop(): time in-flight requests get to finish
 };
 
 struct StageInput {
@@ -57,6 +58,8 @@ struct StageOutput {
   bool aborted = false;
 };
 
+struct StageLoop;
+
 class Runner {
  public:
   explicit Runner(ClientOptions opt);
@@ -73,8 +76,12 @@ class Runner {
   void request_stop() noexcept;
   bool stop_requested() const noexcept;
 
+  // TCP connections opened so far by all workers (keep-alive reuse shows as opened < requests).
+  int connections_opened() const noexcept;
+
  private:
   struct Impl;
+  friend struct StageLoop;  // runner.cpp's dispatch loop
   std::unique_ptr<Impl> impl_;
 };
 

@@ -54,6 +54,9 @@ struct RequestRecord {
 
   std::string generated_text;   // only kept when asked (--save-detailed, or re-tokenizing)
   bool aborted = false;
+  // false: cancelled (Ctrl-C) before it was sent. Such records count in no metric, only in
+  // num_prompts − sent, so completed + failed == sent holds.
+  bool was_sent = true;
 
   bool ok() const noexcept { return outcome == Outcome::ok; }
   // vLLM definitions (spec §3.3): TTFT to the first token event, latency to the last one.

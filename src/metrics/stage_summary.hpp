@@ -6,6 +6,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace sb {
@@ -15,16 +16,29 @@ struct MetricStats {
   double mean_ms = 0, median_ms = 0, std_ms = 0;
   std::vector<std::pair<double, double>> percentiles_ms;  // (P, value), ascending P
   std::size_t count = 0;                                  // samples behind the numbers
+
+  // Value of percentile P, or 0 when P was not computed (summaries always hold 50/90/95/99).
+  double percentile_ms(double p) const noexcept {
+    for (const auto& [pp, v] : percentiles_ms)
+      if (pp == p) return v;
+    return 0;
+  }
 };
 
+// Token lengths (not times): mean and two percentiles.
 struct LengthStats {
   double mean = 0, p50 = 0, p99 = 0;
 };
 
+// Actual − intended send time over every sent request of an open-loop stage.
+struct ScheduleLag {
+  double p50_ms = 0, p99_ms = 0, max_ms = 0;
+};
+
 struct ErrorCategory {
   int count = 0;
-  std::string sample;                 // one representative message
-  std::map<int, int> http_statuses;   // status -> count (http_error only)
+  std::string sample;                 // message of the first failed request (dataset order)
+  std::map<int, int> http_statuses;   // status -> count (requests with a status only)
 };
 
 // What defines a stage's load: closed loop at `max_concurrency`, or open loop at `request_rate`.
@@ -32,35 +46,38 @@ struct StageLoad {
   double request_rate = std::numeric_limits<double>::infinity();  // req/s; inf = all at t0
   double burstiness = 1.0;
   std::optional<int> max_concurrency;
+
+  bool open_loop() const noexcept { return request_rate != std::numeric_limits<double>::infinity(); }
 };
 
 struct StageSummary {
   std::size_t stage_index = 0;
   StageLoad load;
   int num_prompts = 0;      // requests planned
-  int sent = 0;             // requests actually sent
+  int sent = 0;             // requests actually sent (completed + failed == sent)
   bool aborted = false;
 
-  double duration_s = 0;    // first schedule point to last completion (vLLM benchmark duration)
+  // vLLM's keys (spec §5), over successful requests unless said otherwise.
+  double duration_s = 0;    // stage t0 to last completion (vLLM benchmark duration)
   int completed = 0, failed = 0;
   std::int64_t total_input_tokens = 0, total_output_tokens = 0;
   double request_throughput = 0, output_throughput = 0, total_token_throughput = 0;
-  std::optional<double> request_goodput;
-  double max_output_tokens_per_s = 0;
-  int max_concurrent_requests = 0;
+  std::optional<double> request_goodput;  // only with goodput SLOs
+  double max_output_tokens_per_s = 0;     // busiest 1 s bin of token events
+  int max_concurrent_requests = 0;        // sweep line over [sent, last token)
 
   MetricStats ttft, tpot, itl, e2el;
-  MetricStats client_queue_time, e2el_including_client_queue;
+  MetricStats client_queue_time;            // sent − intended; reported when max_concurrency is set
+  MetricStats e2el_including_client_queue;  // e2el + queue; reported only for a finite rate too
 
-  // servebench additions
+  // servebench additions (docs/results-format.md §2, object `servebench`)
   std::optional<MetricStats> ttft_from_intended, e2el_from_intended;  // open loop only
-  std::optional<LengthStats> schedule_lag_ms;                         // p50/p99/max(in `mean` slot? no: see below)
-  double schedule_lag_max_ms = 0;
-  bool client_saturated = false;
-  double in_flight_mean = 0;
-  int in_flight_max = 0;
-  std::map<std::string, ErrorCategory> errors;  // by outcome name
-  std::string token_count_source;               // usage | tokenizer | event_count | mixed
+  std::optional<ScheduleLag> schedule_lag;                            // open loop only
+  bool client_saturated = false;            // schedule lag p99 above the threshold
+  double in_flight_mean = 0;                // Σ (done − sent) over sent requests / duration
+  int in_flight_max = 0;                    // sweep line over [sent, done) of sent requests
+  std::map<std::string, ErrorCategory> errors;  // outcome name -> details, count > 0 only
+  std::string token_count_source;           // usage | tokenizer | event_count | mixed | none
   LengthStats input_requested, input_delivered, output_requested, output_delivered;
   double start_unix_s = 0, end_unix_s = 0;
 };

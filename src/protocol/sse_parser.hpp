@@ -28,15 +28,51 @@ class SseParser {
   std::size_t max_event_bytes = 64 * 1024 * 1024;
 
  private:
-  std::string buf_;  // bytes of the event in progress
-  std::string data_; // data field being assembled
+  std::string buf_;          // received bytes not yet consumed as complete lines
+  std::size_t pos_ = 0;      // start of the first unconsumed line in buf_
+  std::size_t scan_ = 0;     // how far buf_ has been searched for a line end
+  bool pending_cr_ = false;  // last line ended in '\r': a following '\n' belongs to it
+  // The event in progress. A single data line is kept as a view into buf_ (no copy, the common
+  // case); a second data line, or the end of a feed() with the event unfinished, moves it to data_.
+  std::string data_;
   std::string event_;
-  std::size_t scan_ = 0;  // how far buf_ has been searched for a line end
-  bool pending_cr_ = false;
+  std::string_view data_view_;
+  bool data_in_view_ = false;
   bool has_data_ = false;
-  // Implemented in sse_parser.cpp; feed()/finish() loop over lines and call on_event.
-  bool next_line(std::string_view& line);
+
+  bool next_line(std::string_view& line);      // next complete line of buf_, without its terminator
   bool take_line(std::string_view line, Event& ev);  // true when `line` completes an event
+  void end_event();                            // clears the dispatched event's fields
+  void end_feed();                             // keeps the unfinished event valid, compacts buf_
+  std::size_t pending_bytes() const noexcept { return buf_.size() - pos_ + data_.size(); }
 };
+
+template <class Fn>
+bool SseParser::feed(std::string_view bytes, Fn&& on_event) {
+  buf_.append(bytes.data(), bytes.size());
+  std::string_view line;
+  Event ev;
+  while (next_line(line)) {
+    if (take_line(line, ev)) {
+      on_event(static_cast<const Event&>(ev));
+      end_event();
+    }
+  }
+  end_feed();
+  return pending_bytes() <= max_event_bytes;
+}
+
+template <class Fn>
+void SseParser::finish(Fn&& on_event) {
+  Event ev;
+  if (pos_ < buf_.size()) {
+    std::string_view tail(buf_.data() + pos_, buf_.size() - pos_);
+    pos_ = buf_.size();
+    take_line(tail, ev);
+  }
+  // A blank line dispatches whatever the tail left in progress.
+  if (take_line(std::string_view(), ev)) on_event(static_cast<const Event&>(ev));
+  reset();
+}
 
 }  // namespace sb

@@ -28,6 +28,12 @@ struct RunContext {
   std::string config_json;                // resolved config as a JSON object text, secrets redacted
   ClockAnchor clock_anchor;
   int client_threads = 0;
+  // Machine the client ran on (sweep document `environment`); fill_environment() sets them.
+  std::string hostname, os;
+  int cpu_count = 0;
 };
+
+// Fills hostname, os ("<sysname> <release>") and cpu_count from the running machine.
+void fill_environment(RunContext& ctx);
 
 }  // namespace sb

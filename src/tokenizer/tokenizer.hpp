@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -32,6 +33,15 @@ class Tokenizer {
   virtual std::vector<std::int32_t> special_ids() const = 0;  // all special token ids (added tokens marked special)
   virtual std::size_t num_special_tokens_to_add() const = 0;  // tokens the post-processor adds to one sequence
   virtual std::string name() const = 0;                // e.g. the folder name, for results
+
+  // From tokenizer_config.json beside tokenizer.json (nullopt when absent). Informational: encode()
+  // follows tokenizer.json's post-processor exactly as HF `tokenizers` does.
+  virtual std::optional<std::int32_t> bos_id() const { return std::nullopt; }
+  virtual std::optional<std::int32_t> eos_id() const { return std::nullopt; }
+  virtual std::optional<bool> add_bos_token() const { return std::nullopt; }
+  // Vocabulary look-ups in tokenizer.json's spelling (added tokens included).
+  virtual std::optional<std::int32_t> token_to_id(std::string_view) const { return std::nullopt; }
+  virtual std::optional<std::string> id_to_token(std::int32_t) const { return std::nullopt; }
 };
 
 }  // namespace sb

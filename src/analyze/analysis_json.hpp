@@ -1,0 +1,24 @@
+#pragma once
+// The analysis as JSON for scripts (`report --format json`, `compare --format json`). Formatting only.
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "analyze/analysis.hpp"
+#include "analyze/compare.hpp"
+#include "analyze/gate.hpp"
+
+namespace sb::analyze {
+
+nlohmann::ordered_json run_analysis_json(const results::Run& run, const RunAnalysis& a);
+nlohmann::ordered_json report_json(const std::vector<results::Run>& runs, const std::vector<RunAnalysis>& as);
+
+struct GateResult {
+  std::vector<GateRule> rules;
+  std::vector<GateViolation> violations;
+};
+
+nlohmann::ordered_json compare_json(const results::Run& baseline, const results::Run& tuned,
+                                    const Comparison& c, const GateResult& gate);
+
+}  // namespace sb::analyze

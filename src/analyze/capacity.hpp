@@ -1,0 +1,44 @@
+#pragma once
+// Capacity planning over one run: replicas needed for a target load, and the highest tested level
+// that meets every SLO (with goodput there).
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "analyze/knee.hpp"
+#include "report/result_reader.hpp"
+
+namespace sb::analyze {
+
+// One `--slo` term, e.g. "ttft_p99_ms=500": the stage metric `ttft_p99_ms` must be <= 500 ms.
+struct Slo {
+  std::string metric;     // as typed (looked up with results::Stage::value)
+  double limit_ms = 0;
+};
+
+// Parses "ttft_p99_ms=500,tpot_p50_ms=50". Throws sb::UserError naming `flag` on bad input.
+std::vector<Slo> parse_slos(std::string_view text, std::string_view flag = "--slo");
+
+struct ReplicaPlan {
+  double target_qps = 0;
+  std::optional<double> knee_rps;      // throughput per replica at the knee
+  std::optional<int> replicas_at_knee;
+  double peak_rps = 0;                 // best plateau operating point (highest throughput)
+  std::optional<int> replicas_at_peak;
+};
+
+ReplicaPlan plan_replicas(double target_qps, const results::Run& run, const CurveAnalysis& curve);
+
+struct SloAnswer {
+  std::optional<std::size_t> stage;    // highest stage meeting every SLO (index into run.stages)
+  std::vector<std::string> missing;    // SLO metrics absent from the results
+  double request_throughput = 0;
+  std::optional<double> goodput;       // req/s meeting the per-request SLOs, when measurable
+  std::string goodput_source;          // "per-request records", "request_goodput", or why none
+};
+
+SloAnswer highest_meeting_slo(const results::Run& run, const std::vector<Slo>& slos);
+
+}  // namespace sb::analyze

@@ -1,0 +1,187 @@
+#include "analyze/compare.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include <fmt/format.h>
+
+namespace sb::analyze {
+namespace {
+
+using results::Run;
+
+std::vector<double> samples(const Run& run, std::size_t stage, const std::string& field) {
+  std::vector<double> out;
+  for (const auto& r : run.requests) {
+    if (r.stage != static_cast<int>(stage) || !r.ok) continue;
+    const double v = field == "ttft" ? r.ttft_ms : field == "tpot" ? r.tpot_ms : r.e2el_ms;
+    if (v >= 0) out.push_back(v);
+  }
+  return out;
+}
+
+// "ttft_p99" / "p99_ttft_ms" -> percentile 99; "median"/"p50" -> 50; "mean" -> mean.
+Statistic statistic_of(const std::string& metric) {
+  Statistic s;
+  if (metric.find("mean") != std::string::npos) {
+    s.mean = true;
+    return s;
+  }
+  for (std::size_t pos = metric.find('p'); pos != std::string::npos; pos = metric.find('p', pos + 1)) {
+    if (pos + 1 < metric.size() && std::isdigit(static_cast<unsigned char>(metric[pos + 1]))) {
+      s.percentile = std::stod(metric.substr(pos + 1));
+      return s;
+    }
+  }
+  return s;  // median
+}
+
+void judge(const CompareInput& in, const StageComparison& sc, MetricDelta& d) {
+  const bool throughput = d.metric.find("throughput") != std::string::npos || d.metric == "request_goodput";
+  std::string field = throughput ? "e2el" : request_field_of(d.metric);
+  if (in.baseline.requests.empty() || in.tuned.requests.empty()) {
+    d.note = "cannot be judged: per-request records missing";
+    return;
+  }
+  if (field.empty() || field == "itl") {
+    d.note = "cannot be judged: no per-request values for this metric";
+    return;
+  }
+  if (throughput && in.baseline.load_mode != "concurrency") {
+    d.note = "cannot be judged: open-loop throughput is set by the offered rate";
+    return;
+  }
+  const auto a = samples(in.baseline, sc.baseline_stage, field);
+  const auto b = samples(in.tuned, sc.tuned_stage, field);
+  // Closed loop, Little's law: throughput = concurrency / mean latency, so it moved significantly
+  // exactly when mean E2EL did.
+  const Statistic stat = throughput ? Statistic{0, true} : statistic_of(d.metric);
+  d.ci = bootstrap_difference(a, b, stat, in.bootstrap);
+  if (!d.ci) {
+    d.note = "cannot be judged: fewer than 2 successful requests";
+    return;
+  }
+  d.significance = d.ci->excludes_zero() ? Significance::significant : Significance::not_significant;
+  d.note = fmt::format("{:.0f}% bootstrap CI of the {} difference: [{:.4g}, {:.4g}] ms{}",
+                       100 * in.bootstrap.confidence, throughput ? "mean e2el" : d.metric, d.ci->low, d.ci->high,
+                       throughput ? " (Little's law)" : "");
+}
+
+MetricDelta delta(const CompareInput& in, const StageComparison& sc, const std::string& metric) {
+  MetricDelta d;
+  d.metric = metric;
+  d.higher_is_better = higher_is_better(metric);
+  d.baseline = in.baseline.stages[sc.baseline_stage].value(metric);
+  d.tuned = in.tuned.stages[sc.tuned_stage].value(metric);
+  if (!d.baseline || !d.tuned) {
+    d.note = "not in both results";
+    return d;
+  }
+  d.abs_change = *d.tuned - *d.baseline;
+  if (*d.baseline != 0) d.rel_change = d.abs_change / std::abs(*d.baseline);
+  judge(in, sc, d);
+  return d;
+}
+
+void check_equal(const std::string& what, const std::string& a, const std::string& b, Comparison& c) {
+  if (a != b) c.equivalence.push_back(fmt::format("{} differs: baseline \"{}\", tuned \"{}\"", what, a, b));
+}
+
+void check_lengths(const CompareInput& in, const StageComparison& sc, Comparison& c) {
+  const auto& a = in.baseline.stages[sc.baseline_stage];
+  const auto& b = in.tuned.stages[sc.tuned_stage];
+  if (a.num_prompts != b.num_prompts)
+    c.equivalence.push_back(fmt::format("load {}: request count differs ({} vs {})", sc.load_value,
+                                        a.num_prompts, b.num_prompts));
+  auto differs = [](std::optional<double> x, std::optional<double> y) {
+    return x && y && *x > 0 && std::abs(*y - *x) / *x > 0.10;
+  };
+  if (differs(a.input_len_mean, b.input_len_mean))
+    c.equivalence.push_back(fmt::format("load {}: delivered input length differs ({:.0f} vs {:.0f} tokens)",
+                                        sc.load_value, *a.input_len_mean, *b.input_len_mean));
+  if (differs(a.output_len_mean, b.output_len_mean))
+    c.equivalence.push_back(fmt::format("load {}: delivered output length differs ({:.0f} vs {:.0f} tokens)",
+                                        sc.load_value, *a.output_len_mean, *b.output_len_mean));
+}
+
+const MetricDelta* find(const StageComparison& sc, std::string_view metric) {
+  for (const auto& d : sc.deltas)
+    if (d.metric == metric && !std::isnan(d.rel_change)) return &d;
+  return nullptr;
+}
+
+// Hints from the seeds, read at the most loaded matched stage (where tuning matters most).
+void add_hints(Comparison& c) {
+  if (c.stages.empty()) return;
+  const auto& sc = c.stages.back();
+  const auto* rps = find(sc, "request_throughput");
+  const auto* ttft = find(sc, "ttft_p99");
+  const auto* tpot = find(sc, "tpot_p50");
+  constexpr double kMove = 0.05;  // changes within 5 % count as flat
+  if (rps && ttft && rps->rel_change > kMove && ttft->rel_change > -kMove)
+    c.hints.push_back("RPS up but TTFT not down: throughput improved but queueing did not; consider chunked prefill");
+  if (rps && ttft && ttft->rel_change < -kMove && std::abs(rps->rel_change) <= kMove)
+    c.hints.push_back("TTFT down but RPS flat: scheduling improved, compute is still the limit; consider more GPUs "
+                      "or lower precision");
+  if (ttft && tpot && ttft->rel_change <= kMove && tpot->rel_change > kMove)
+    c.hints.push_back("TTFT fine but TPOT higher: decode-bound");
+}
+
+}  // namespace
+
+const char* to_string(Significance s) noexcept {
+  switch (s) {
+    case Significance::significant: return "significant";
+    case Significance::not_significant: return "not significant";
+    case Significance::cannot_judge: return "cannot judge";
+  }
+  return "?";
+}
+
+const std::vector<std::string>& default_compare_metrics() {
+  static const std::vector<std::string> m{"request_throughput", "output_throughput", "ttft_p50", "ttft_p99",
+                                          "tpot_p50", "itl_p99", "e2el_p99"};
+  return m;
+}
+
+bool higher_is_better(const std::string& metric) {
+  return metric.find("throughput") != std::string::npos || metric.find("goodput") != std::string::npos;
+}
+
+std::string request_field_of(const std::string& metric) {
+  for (const char* f : {"ttft", "tpot", "itl", "e2el"})
+    if (metric.find(f) != std::string::npos) return f;
+  return "";
+}
+
+Comparison compare_runs(const CompareInput& in) {
+  Comparison c;
+  c.load_mode = in.baseline.load_mode;
+  if (in.baseline.load_mode != in.tuned.load_mode)
+    c.equivalence.push_back("load modes differ: " + in.baseline.load_mode + " vs " + in.tuned.load_mode);
+  check_equal("model", in.baseline.model, in.tuned.model, c);
+  check_equal("backend", in.baseline.backend, in.tuned.backend, c);
+  check_equal("dataset", in.baseline.dataset, in.tuned.dataset, c);
+  for (std::size_t i = 0; i < in.baseline.stages.size(); ++i) {
+    const double load = in.baseline.stages[i].load_value;
+    const int j = in.tuned.find_stage(load);
+    if (j < 0) {
+      c.unmatched_loads.push_back(load);
+      continue;
+    }
+    StageComparison sc{load, i, static_cast<std::size_t>(j), {}};
+    for (const auto& m : in.metrics) sc.deltas.push_back(delta(in, sc, m));
+    check_lengths(in, sc, c);
+    c.stages.push_back(std::move(sc));
+  }
+  for (const auto& s : in.tuned.stages)
+    if (in.baseline.find_stage(s.load_value) < 0) c.unmatched_loads.push_back(s.load_value);
+  if (in.baseline_curve.knee) c.baseline_knee_load = in.baseline.stages[*in.baseline_curve.knee].load_value;
+  if (in.tuned_curve.knee) c.tuned_knee_load = in.tuned.stages[*in.tuned_curve.knee].load_value;
+  if (in.baseline_curve.peak) c.baseline_peak_rps = in.baseline.stages[*in.baseline_curve.peak].request_throughput;
+  if (in.tuned_curve.peak) c.tuned_peak_rps = in.tuned.stages[*in.tuned_curve.peak].request_throughput;
+  add_hints(c);
+  return c;
+}
+
+}  // namespace sb::analyze

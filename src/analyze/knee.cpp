@@ -1,0 +1,118 @@
+#include "analyze/knee.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include <fmt/format.h>
+
+namespace sb::analyze {
+namespace {
+
+// Throughput per unit of load at the first stage that has both (line through the origin).
+std::optional<double> linear_slope(const Curve& c) {
+  for (std::size_t i = 0; i < c.load.size(); ++i) {
+    if (std::isfinite(c.load[i]) && c.load[i] > 0 && c.throughput[i] > 0) return c.throughput[i] / c.load[i];
+  }
+  return std::nullopt;
+}
+
+bool is_knee(const Curve& c, std::size_t k, double slope, double min_eff) {
+  if (!std::isfinite(c.load[k])) return false;
+  for (std::size_t j = k + 1; j < c.load.size(); ++j) {
+    const double allowed = c.throughput[k] + min_eff * slope * (c.load[j] - c.load[k]);
+    if (c.throughput[j] > allowed) return false;
+  }
+  return true;
+}
+
+std::optional<std::size_t> find_ttft_rise(const Curve& c, double factor) {
+  if (c.ttft_ms.size() != c.load.size() || c.ttft_ms.empty()) return std::nullopt;
+  // The floor is the lowest TTFT of any stage, not the first stage's: a cold first request
+  // (connection setup, cache warm-up) can inflate the lightest stage's p99.
+  const double floor_ms = *std::min_element(c.ttft_ms.begin(), c.ttft_ms.end());
+  if (!(floor_ms > 0)) return std::nullopt;
+  const double limit = factor * floor_ms;
+  std::optional<std::size_t> rise;
+  for (std::size_t i = c.ttft_ms.size(); i-- > 1;) {
+    if (!(c.ttft_ms[i] > limit)) break;
+    rise = i;
+  }
+  return rise;
+}
+
+double efficiency(const Curve& c, std::size_t i, double slope) {
+  if (i == 0) return 1.0;
+  const double dx = c.load[i] - c.load[i - 1];
+  if (!std::isfinite(dx) || dx <= 0) return NAN;
+  return (c.throughput[i] - c.throughput[i - 1]) / (dx * slope);
+}
+
+void fill_regions(const Curve& c, CurveAnalysis& a, double slope, const KneeParams& p) {
+  const std::size_t n = c.load.size();
+  const double peak_y = n ? c.throughput[*a.peak] : 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    StageRegion r;
+    if (!a.knee || i <= *a.knee) {
+      const double e = efficiency(c, i, slope);
+      r.region = Region::linear;
+      r.reason = std::isnan(e) ? "before the knee: room to scale"
+                               : fmt::format("gains {:.0f}% of linear: room to scale", 100 * e);
+      if (a.knee && i == *a.knee) r.reason = "knee: last stage with near-linear gain";
+    } else if (i <= *a.peak || c.throughput[i] >= (1 - p.plateau_tolerance) * peak_y) {
+      r.region = Region::plateau;
+      r.reason = fmt::format("throughput {:.0f}% of peak, gains <{:.0f}% of linear: best operating zone",
+                             peak_y > 0 ? 100 * c.throughput[i] / peak_y : 0.0, 100 * p.min_efficiency);
+    } else {
+      r.region = Region::decline;
+      r.reason = fmt::format("throughput {:.0f}% below peak: overload, avoid",
+                             100 * (1 - c.throughput[i] / peak_y));
+    }
+    a.regions.push_back(std::move(r));
+  }
+}
+
+}  // namespace
+
+const char* to_string(Region r) noexcept {
+  switch (r) {
+    case Region::linear: return "linear";
+    case Region::plateau: return "plateau";
+    case Region::decline: return "decline";
+  }
+  return "?";
+}
+
+CurveAnalysis analyze_curve(const Curve& c, const KneeParams& p) {
+  CurveAnalysis a;
+  const std::size_t n = std::min(c.load.size(), c.throughput.size());
+  if (n == 0) {
+    a.knee_reason = "no stages";
+    return a;
+  }
+  a.peak = static_cast<std::size_t>(std::max_element(c.throughput.begin(), c.throughput.begin() + n) -
+                                    c.throughput.begin());
+  a.ttft_rise = find_ttft_rise(c, p.ttft_rise_factor);
+  const auto slope = linear_slope(c);
+  if (!slope) {
+    a.knee_reason = "no stage with throughput: no knee can be judged";
+    fill_regions(c, a, 1.0, p);
+    return a;
+  }
+  for (std::size_t k = 0; k + 1 < n; ++k) {
+    if (is_knee(c, k, *slope, p.min_efficiency)) {
+      a.knee = k;
+      a.knee_reason = fmt::format(
+          "every later stage gains less than {:.0f}% of the linear slope ({:.3g} req/s per unit of load)",
+          100 * p.min_efficiency, *slope);
+      break;
+    }
+  }
+  if (!a.knee)
+    a.knee_reason = fmt::format("no knee within the tested range: throughput still gains at least {:.0f}% "
+                                "of linear at the highest stage",
+                                100 * p.min_efficiency);
+  fill_regions(c, a, *slope, p);
+  return a;
+}
+
+}  // namespace sb::analyze

@@ -1,0 +1,54 @@
+#pragma once
+// Knee and regions of a capacity curve (throughput against concurrency or offered rate).
+//
+// Method (marginal gain against the linear extrapolation, documented in docs/report.md):
+//  - the linear slope is the first stage's throughput per unit of load (the line through the origin:
+//    zero load gives zero throughput);
+//  - the knee is the first stage k from which *no* later stage gains at least `min_efficiency` of
+//    that slope: every later y_j <= y_k + min_efficiency * slope * (x_j - x_k). Requiring it of all
+//    later stages (not just the next one) makes a single noisy dip or spike unable to move the knee;
+//  - the last stage is never the knee (nothing after it is known): then there is "no knee within the
+//    tested range";
+//  - regions: linear up to the knee; plateau after it while throughput stays within
+//    `plateau_tolerance` of the peak; decline after the peak once it falls below that band;
+//  - TTFT steep rise: the first stage from which TTFT stays above `ttft_rise_factor` x the lowest
+//    TTFT of any stage (its low-load floor) for every later stage.
+#include <cstddef>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace sb::analyze {
+
+enum class Region { linear, plateau, decline };
+const char* to_string(Region r) noexcept;
+
+struct StageRegion {
+  Region region = Region::linear;
+  std::string reason;
+};
+
+struct KneeParams {
+  double min_efficiency = 0.5;     // marginal gain below this share of linear = past the knee
+  double plateau_tolerance = 0.05; // within 5 % of peak throughput = still plateau
+  double ttft_rise_factor = 2.0;   // TTFT above 2x its floor = steep rise
+};
+
+struct CurveAnalysis {
+  std::optional<std::size_t> knee;       // index into the curve
+  std::optional<std::size_t> peak;       // index of the highest throughput
+  std::optional<std::size_t> ttft_rise;  // first stage of the steep TTFT rise
+  std::string knee_reason;               // why (or why there is no knee)
+  std::vector<StageRegion> regions;      // one per stage
+};
+
+struct Curve {
+  std::span<const double> load;        // ascending; +inf allowed for an unlimited-rate stage
+  std::span<const double> throughput;  // requests/s
+  std::span<const double> ttft_ms;     // may be empty
+};
+
+CurveAnalysis analyze_curve(const Curve& c, const KneeParams& p = {});
+
+}  // namespace sb::analyze

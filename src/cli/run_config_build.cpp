@@ -1,0 +1,262 @@
+#include "cli/run_config_build.hpp"
+
+#include <fmt/format.h>
+
+#include <filesystem>
+#include <algorithm>
+#include <limits>
+#include <random>
+
+#include "core/error.hpp"
+#include "load/staircase.hpp"
+#include "protocol/request_builder.hpp"
+
+namespace sb::cli {
+
+namespace {
+
+std::pair<std::string, std::string> split_pair(const std::string& s, char sep) {
+  auto at = s.find(sep);
+  auto strip = [](std::string t) {
+    while (!t.empty() && t.back() == ' ') t.pop_back();
+    while (!t.empty() && t.front() == ' ') t.erase(0, 1);
+    return t;
+  };
+  if (at == std::string::npos) return {strip(s), ""};
+  return {strip(s.substr(0, at)), strip(s.substr(at + 1))};
+}
+
+void read_api_key(const OptionReader& r, const EnvLookup& env, RunConfig& c) {
+  // Precedence: --api-key-env (flag) > api_key in the file > default variable OPENAI_API_KEY.
+  const bool env_from_flag = r.has("api-key-env") && r.where("api-key-env").rfind("--", 0) == 0;
+  const std::string var = r.text("api-key-env").value_or("OPENAI_API_KEY");
+  if (!env_from_flag && r.has("api-key")) {
+    c.api_key = *r.text("api-key");
+    c.api_key_source = "config file";
+    return;
+  }
+  if (auto v = env(var)) {
+    c.api_key = *v;
+    c.api_key_source = "env " + var;
+  } else if (r.has("api-key-env")) {
+    r.error("api-key-env", fmt::format("environment variable {} is not set", var));
+  }
+}
+
+void read_target(const OptionReader& r, const EnvLookup& env, RunConfig& c) {
+  c.backend = r.text("backend").value_or("openai");
+  if (c.backend == "openai-chat") c.api = Api::chat;
+  else if (c.backend != "openai" && c.backend != "vllm")
+    r.error("backend", fmt::format("'{}' is not one of vllm, openai, openai-chat", c.backend));
+  if (auto url = r.text("base-url")) {
+    try {
+      c.endpoint = parse_base_url(*url);
+    } catch (const UserError& e) {
+      r.error("base-url", e.what());
+    }
+  } else {
+    c.endpoint.host = r.text("host").value_or("127.0.0.1");
+    const int port = r.integer("port", 1).value_or(8000);
+    if (port > 65535) r.error("port", fmt::format("{} is not in 1..65535", port));
+    c.endpoint.port = static_cast<std::uint16_t>(port > 65535 ? 8000 : port);
+  }
+  c.endpoint.insecure = r.flag("insecure");
+  c.base_url = c.endpoint.url("");
+  c.endpoint_path = r.text("endpoint").value_or(c.api == Api::chat ? "/v1/chat/completions" : "/v1/completions");
+  const std::string want = c.api == Api::chat ? "chat/completions" : "completions";
+  if (!c.endpoint_path.ends_with(want) || (c.api == Api::completions && c.endpoint_path.ends_with("chat/completions")))
+    r.error("endpoint", fmt::format("'{}' does not end in '{}' as --backend {} needs", c.endpoint_path, want, c.backend));
+  if (c.endpoint_path.empty() || c.endpoint_path.front() != '/') c.endpoint_path = "/" + c.endpoint_path;
+  c.model = r.text("model");
+  c.served_model_name = r.text("served-model-name");
+  c.tokenizer = r.text("tokenizer");
+  for (const std::string& h : r.items("header")) {
+    auto [k, v] = split_pair(h, '=');
+    if (k.empty() || h.find('=') == std::string::npos) r.error("header", fmt::format("'{}' is not KEY=VALUE", k));
+    else c.headers.emplace_back(k, v);
+  }
+  read_api_key(r, env, c);
+  c.timeout_s = r.number("timeout-s", 0.001, false).value_or(21600);
+  c.idle_timeout_s = r.number("idle-timeout-s", 0.001, false).value_or(300);
+  c.client_threads = r.integer("client-threads", 0).value_or(0);
+}
+
+void read_range_ratio(const OptionReader& r, DatasetConfig& d) {
+  auto s = r.text("random-range-ratio");
+  if (!s) return;
+  auto check = [&](double v) {
+    if (v < 0 || v >= 1) r.error("random-range-ratio", fmt::format("{} is not in [0, 1)", v));
+    return v;
+  };
+  if (auto v = parse_number(*s, false)) {
+    d.random_range_ratio_input = d.random_range_ratio_output = check(*v);
+    return;
+  }
+  // {"input": r1, "output": r2}: two known keys, so a tiny parser is enough.
+  std::string body = *s;
+  if (body.size() < 2 || body.front() != '{' || body.back() != '}') {
+    r.error("random-range-ratio", fmt::format("'{}' is neither a number nor {{\"input\": r, \"output\": r}}", *s));
+    return;
+  }
+  std::string inner = body.substr(1, body.size() - 2);
+  for (std::size_t start = 0; start <= inner.size();) {
+    std::size_t comma = inner.find(',', start);
+    if (comma == std::string::npos) comma = inner.size();
+    auto [key, val] = split_pair(inner.substr(start, comma - start), ':');
+    auto v = parse_number(val, false);
+    if ((key == "\"input\"" || key == "\"output\"") && v) {
+      (key == "\"input\"" ? d.random_range_ratio_input : d.random_range_ratio_output) = check(*v);
+    } else {
+      r.error("random-range-ratio", fmt::format("cannot read '{}' in '{}'", inner.substr(start, comma - start), *s));
+    }
+    start = comma + 1;
+  }
+}
+
+std::string random_request_id_prefix() {
+  std::random_device rd;
+  return fmt::format("bench-{:08x}-", rd());
+}
+
+void read_dataset(const OptionReader& r, RunConfig& c) {
+  DatasetConfig& d = c.dataset;
+  d.name = r.text("dataset-name").value_or("random");
+  if (d.name != "random" && d.name != "sharegpt" && d.name != "custom")
+    r.error("dataset-name", fmt::format("'{}' is not one of random, sharegpt, custom", d.name));
+  d.path = r.text("dataset-path").value_or("");
+  if (d.name == "random" && !d.path.empty()) r.error("dataset-path", "the random dataset takes no file");
+  if ((d.name == "sharegpt" || d.name == "custom") && d.path.empty())
+    r.error("dataset-path", fmt::format("the {} dataset needs a file", d.name));
+  d.num_prompts = r.integer("num-prompts", 1).value_or(1000);
+  d.seed = static_cast<std::uint64_t>(r.integer("seed", 0).value_or(0));
+  const auto output_len = r.integer("output-len", 1);
+  d.random_input_len = r.integer("random-input-len", 1).value_or(r.integer("input-len", 1).value_or(1024));
+  d.random_output_len = r.integer("random-output-len", 1).value_or(output_len.value_or(128));
+  d.random_prefix_len = r.integer("random-prefix-len", 0).value_or(0);
+  read_range_ratio(r, d);
+  d.sharegpt_output_len = r.integer("sharegpt-output-len", 1);
+  if (!d.sharegpt_output_len) d.sharegpt_output_len = output_len;
+  d.custom_output_len = r.integer("custom-output-len", -1).value_or(output_len.value_or(256));
+  if (d.custom_output_len == 0) r.error("custom-output-len", "must be > 0 or -1");
+  d.disable_shuffle = r.flag("disable-shuffle");
+  d.no_oversample = r.flag("no-oversample");
+  d.request_id_prefix = r.text("request-id-prefix").value_or(random_request_id_prefix());
+}
+
+void read_load(const OptionReader& r, RunConfig& c) {
+  c.concurrency = r.integers("concurrency", 1);
+  c.request_rates = r.numbers("request-rate", 0, true);
+  c.max_concurrency = r.integer("max-concurrency", 1);
+  c.burstiness = r.number("burstiness", 0, true).value_or(1.0);
+  c.num_warmups = r.integer("num-warmups", 0).value_or(0);
+  if (c.request_rates.empty() && !r.has("request-rate")) c.request_rates = {std::numeric_limits<double>::infinity()};
+  StaircaseParams p;  // planned once here so impossible combinations are reported with the rest
+  p.concurrency = c.concurrency;
+  p.request_rates = c.request_rates;
+  p.max_concurrency = c.max_concurrency;
+  p.burstiness = c.burstiness;
+  p.num_prompts = c.dataset.num_prompts;
+  try {
+    plan_staircase(p);
+  } catch (const UserError& e) {
+    r.error("concurrency", e.what());
+  }
+}
+
+// Sampling flags are sent only when set (vLLM [N]); numbers keep the user's spelling when valid.
+void read_content(const OptionReader& r, RunConfig& c) {
+  c.ignore_eos = r.flag("ignore-eos") || c.dataset.name == "random";  // vLLM forces it for random
+  c.logprobs = r.integer("logprobs", 0);
+  static constexpr std::pair<const char*, const char*> kSampling[] = {
+      {"temperature", "temperature"}, {"top-p", "top_p"}, {"top-k", "top_k"}, {"min-p", "min_p"},
+      {"frequency-penalty", "frequency_penalty"}, {"presence-penalty", "presence_penalty"},
+      {"repetition-penalty", "repetition_penalty"}};
+  std::string json;
+  for (auto [flag, key] : kSampling) {
+    auto v = r.number(flag, -1e300, false);
+    if (!v) continue;
+    json += fmt::format("{}\"{}\":{}", json.empty() ? "{" : ",", key, *r.text(flag));
+  }
+  if (!json.empty()) c.sampling_json = json + "}";
+  c.extra_body_json = r.text("extra-body").value_or("");
+  RequestOptions probe;  // builds one body to check --extra-body now rather than mid-run
+  probe.extra_body_json = c.extra_body_json;
+  try {
+    build_request_body(probe, RequestSpec{});
+  } catch (const UserError& e) {
+    r.error("extra-body", e.what());
+  }
+}
+
+void read_metric_choice(const OptionReader& r, RunConfig& c) {
+  static const std::vector<std::string> kMetrics{"ttft", "tpot", "itl", "e2el", "client_queue_time",
+                                                 "e2el_including_client_queue"};
+  if (r.has("percentile-metrics")) {
+    c.percentile_metrics.clear();
+    for (const std::string& m : r.items("percentile-metrics")) {
+      if (std::find(kMetrics.begin(), kMetrics.end(), m) == kMetrics.end())
+        r.error("percentile-metrics", fmt::format("'{}' is not one of ttft, tpot, itl, e2el, client_queue_time, "
+                                                  "e2el_including_client_queue", m));
+      else c.percentile_metrics.push_back(m);
+    }
+  }
+  if (r.has("metric-percentiles")) {
+    c.metric_percentiles = r.numbers("metric-percentiles", 0, false);
+    for (double p : c.metric_percentiles)
+      if (p > 100) r.error("metric-percentiles", fmt::format("{} is above 100", p));
+  }
+  for (const std::string& g : r.items("goodput")) {
+    auto [key, val] = split_pair(g, ':');
+    auto ms = parse_number(val, false);
+    if (key != "ttft" && key != "tpot" && key != "e2el") r.error("goodput", fmt::format("'{}': key must be ttft, tpot or e2el", g));
+    else if (!ms || *ms < 0) r.error("goodput", fmt::format("'{}': value must be milliseconds >= 0", g));
+    else c.goodput_slo_ms[key] = *ms;
+  }
+}
+
+// <dir>/<stem>.requests.jsonl next to the sweep document, else next to the vLLM files.
+std::string default_requests_path(const RunConfig& c) {
+  namespace fs = std::filesystem;
+  if (!c.output_json.empty()) {
+    fs::path p(c.output_json);
+    return (p.parent_path() / (p.stem().string() + ".requests.jsonl")).string();
+  }
+  if (c.save_result) {
+    fs::path dir = c.result_dir.empty() ? fs::path(".") : fs::path(c.result_dir);
+    return (dir / (c.label.value_or(c.backend) + ".requests.jsonl")).string();
+  }
+  return "";
+}
+
+void read_outputs(const OptionReader& r, RunConfig& c) {
+  read_metric_choice(r, c);
+  c.save_result = r.flag("save-result");
+  c.save_detailed = r.flag("save-detailed");
+  c.disable_tqdm = r.flag("disable-tqdm");
+  c.result_dir = r.text("result-dir").value_or("");
+  c.result_filename = r.text("result-filename");
+  for (const std::string& m : r.items("metadata")) {
+    auto [k, v] = split_pair(m, '=');
+    if (k.empty() || m.find('=') == std::string::npos) r.error("metadata", fmt::format("'{}' is not KEY=VALUE", m));
+    else c.metadata.emplace_back(k, v);
+  }
+  c.label = r.text("label");
+  c.output_json = r.text("output-json").value_or("");
+  c.requests_jsonl = r.text("requests-jsonl").value_or(default_requests_path(c));
+  c.max_failure_ratio = r.number("max-failure-ratio", 0, false);
+  if (c.max_failure_ratio && *c.max_failure_ratio > 1) r.error("max-failure-ratio", "must be in [0, 1]");
+}
+
+}  // namespace
+
+RunConfig build_run_config(const OptionReader& r, const EnvLookup& env) {
+  RunConfig c;
+  read_target(r, env, c);
+  read_dataset(r, c);
+  read_load(r, c);
+  read_content(r, c);
+  read_outputs(r, c);
+  return c;
+}
+
+}  // namespace sb::cli

@@ -1,0 +1,33 @@
+#pragma once
+// The whole `servebench run` after option parsing, reusable by `servebench demo`:
+// preflight -> tokenizer -> dataset -> staircase -> per stage (schedule, prebuilt bodies,
+// Runner::run_stage with records streamed to JSONL, summarize, console block, sweep JSON rewrite,
+// optional vLLM files) -> staircase table. Ctrl-C (SIGINT/SIGTERM) stops dispatch and still writes
+// every output, marked aborted.
+#include <cstdio>
+#include <vector>
+
+#include "cli/run_options.hpp"
+#include "core/exit_codes.hpp"
+#include "metrics/stage_summary.hpp"
+
+namespace sb::cli {
+
+struct PipelineIo {
+  std::FILE* out = stdout;      // summary blocks and the final table
+  std::FILE* err = stderr;      // warnings, notes, the live progress line
+  bool progress = true;         // live progress line (still only when `err` is a terminal)
+  bool handle_signals = true;   // install SIGINT/SIGTERM handlers for the duration of the run
+};
+
+struct RunResult {
+  ExitCode code = ExitCode::ok;
+  std::vector<StageSummary> stages;
+  bool aborted = false;
+  std::string model_id;
+};
+
+// Throws sb::UserError for configuration / preflight problems (before any load is sent).
+RunResult run_pipeline(const RunConfig& cfg, const PipelineIo& io);
+
+}  // namespace sb::cli

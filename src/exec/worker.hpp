@@ -1,0 +1,55 @@
+#pragma once
+// One client worker thread: its own single-threaded io_context and keep-alive connection pool.
+// Requests are handed over with submit() from the dispatcher; each finished request is reported
+// through the completion callback on the worker thread. Asio/Beast stay inside worker.cpp.
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "core/clock.hpp"
+#include "metrics/request_record.hpp"
+
+namespace sb {
+
+struct ClientOptions;
+
+struct Job {
+  RequestRecord* record = nullptr;      // owned by the stage; index/intended/expected are preset
+  const std::string* body = nullptr;    // prebuilt JSON body
+  std::string_view request_id;          // x-request-id, empty = none
+  Nanos t0_ns = 0;                      // stage start: record times are relative to it
+  bool reserved_idle = false;           // set by submit(): an idle connection is set aside for it
+};
+
+// Called on the worker thread once the record's outcome is final.
+using JobDone = std::function<void(RequestRecord&)>;
+
+class Worker {
+ public:
+  Worker(const ClientOptions& opt, JobDone on_done);
+  ~Worker();  // closes connections and joins the thread
+  Worker(const Worker&) = delete;
+  Worker& operator=(const Worker&) = delete;
+
+  void submit(Job job);  // thread-safe
+  // Thread-safe: closes every in-flight connection (its request ends `cancelled`, aborted) and
+  // makes later submissions end the same way at once.
+  void cancel_all();
+  int in_flight() const noexcept { return in_flight_.load(std::memory_order_relaxed); }
+  int connections_opened() const noexcept { return opened_.load(std::memory_order_relaxed); }
+  // Kept-alive connections waiting for a request: the dispatcher prefers such a worker so the
+  // number of sockets never exceeds the concurrency limit (as vLLM's pool sized to it).
+  int idle_connections() const noexcept { return idle_.load(std::memory_order_relaxed); }
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+  std::atomic<int> in_flight_{0};
+  std::atomic<int> opened_{0};
+  std::atomic<int> idle_{0};
+};
+
+}  // namespace sb

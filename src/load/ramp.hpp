@@ -1,0 +1,24 @@
+#pragma once
+// Ramp-up of the request rate across one stage (vllm-bench-spec §4.4, `--ramp-up-strategy`):
+// request i of N gets rate r_i, with progress p_i = i / max(N-1, 1):
+//   linear       r_i = start + (end - start) * p_i
+//   exponential  r_i = start * (end / start) ^ p_i
+#include <cstddef>
+
+namespace sb {
+
+enum class RampKind { none, linear, exponential };
+
+struct RampUp {
+  RampKind kind = RampKind::none;
+  double start_rps = 0;  // >= 0 (linear), > 0 (exponential)
+  double end_rps = 0;    // >= start_rps
+};
+
+// Throws sb::UserError naming --ramp-up-start-rps / --ramp-up-end-rps for invalid values.
+void validate_ramp(const RampUp& ramp);
+
+// Rate of request i out of n (req/s). Only meaningful when ramp.kind != none.
+double ramp_rate(const RampUp& ramp, std::size_t i, std::size_t n) noexcept;
+
+}  // namespace sb

@@ -1,0 +1,108 @@
+#include "metrics/stats.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace sb {
+
+namespace {
+
+constexpr std::size_t kPairwiseBlock = 128;  // numpy's PW_BLOCKSIZE
+constexpr std::size_t kReduceChunk = 8192;   // numpy's default ufunc buffer size (NPY_BUFSIZE)
+
+double pairwise_sum_raw(const double* a, std::size_t n) noexcept {
+  if (n < 8) {
+    // numpy starts from -0.0 so that a sum of negative zeros stays negative.
+    double res = -0.0;
+    for (std::size_t i = 0; i < n; ++i) res += a[i];
+    return res;
+  }
+  if (n <= kPairwiseBlock) {
+    double r[8];
+    for (std::size_t j = 0; j < 8; ++j) r[j] = a[j];
+    std::size_t i = 8;
+    for (; i < n - n % 8; i += 8)
+      for (std::size_t j = 0; j < 8; ++j) r[j] += a[i + j];
+    // The association order is numpy's; changing it changes the last bits.
+    double res = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]));
+    for (; i < n; ++i) res += a[i];
+    return res;
+  }
+  std::size_t n2 = n / 2;
+  n2 -= n2 % 8;
+  return pairwise_sum_raw(a, n2) + pairwise_sum_raw(a + n2, n - n2);
+}
+
+}  // namespace
+
+double pairwise_sum(std::span<const double> xs) noexcept {
+  // add.reduce starts from the identity 0.0 and its iterator hands the inner loop at most
+  // kReduceChunk elements at a time; each chunk is summed pairwise and added to the running total.
+  double total = 0.0;
+  for (std::size_t i = 0; i < xs.size(); i += kReduceChunk)
+    total += pairwise_sum_raw(xs.data() + i, std::min(kReduceChunk, xs.size() - i));
+  return total;
+}
+
+double np_mean(std::span<const double> xs) noexcept {
+  if (xs.empty()) return 0;
+  return pairwise_sum(xs) / static_cast<double>(xs.size());
+}
+
+double np_std(std::span<const double> xs) {
+  if (xs.empty()) return 0;
+  const double mean = np_mean(xs);
+  std::vector<double> sq(xs.size());
+  for (std::size_t i = 0; i < xs.size(); ++i) {
+    const double d = xs[i] - mean;
+    sq[i] = d * d;
+  }
+  return std::sqrt(pairwise_sum(sq) / static_cast<double>(xs.size()));
+}
+
+double np_percentile_sorted(std::span<const double> sorted, double p) noexcept {
+  if (sorted.empty()) return 0;
+  const std::size_t n = sorted.size();
+  // numpy: virtual index = (n - 1) * (P / 100), in this order of operations.
+  const double h = static_cast<double>(n - 1) * (p / 100.0);
+  if (h >= static_cast<double>(n - 1)) return sorted[n - 1];
+  if (h <= 0) return sorted[0];
+  const double lo_idx = std::floor(h);
+  const double t = h - lo_idx;
+  const double a = sorted[static_cast<std::size_t>(lo_idx)];
+  const double b = sorted[static_cast<std::size_t>(lo_idx) + 1];
+  // numpy's _lerp: interpolate from the nearer end for accuracy.
+  const double diff = b - a;
+  return t >= 0.5 ? b - diff * (1 - t) : a + diff * t;
+}
+
+double np_median_sorted(std::span<const double> sorted) noexcept {
+  const std::size_t n = sorted.size();
+  if (n == 0) return 0;
+  if (n % 2 == 1) return sorted[n / 2];
+  const double two[2] = {sorted[n / 2 - 1], sorted[n / 2]};
+  return np_mean(two);
+}
+
+MetricStats metric_stats_ms(std::vector<double>& seconds, std::span<const double> percentiles) {
+  MetricStats s;
+  s.count = seconds.size();
+  s.mean_ms = np_mean(seconds) * 1000;
+  s.std_ms = np_std(seconds) * 1000;
+  std::sort(seconds.begin(), seconds.end());
+  s.median_ms = np_median_sorted(seconds) * 1000;
+  s.percentiles_ms.reserve(percentiles.size());
+  for (double p : percentiles) s.percentiles_ms.emplace_back(p, np_percentile_sorted(seconds, p) * 1000);
+  return s;
+}
+
+LengthStats length_stats(std::vector<double>& values) {
+  LengthStats s;
+  s.mean = np_mean(values);
+  std::sort(values.begin(), values.end());
+  s.p50 = np_percentile_sorted(values, 50);
+  s.p99 = np_percentile_sorted(values, 99);
+  return s;
+}
+
+}  // namespace sb

@@ -1,0 +1,32 @@
+#pragma once
+// numpy-compatible statistics (spec §5.4), so our numbers match vLLM's to the last bit where the
+// inputs match: pairwise summation as numpy's add.reduce, population std, linear percentiles.
+// Empty input gives 0 for everything (vLLM passes `xs or 0`, i.e. the scalar 0).
+#include <cstddef>
+#include <span>
+#include <vector>
+
+#include "metrics/stage_summary.hpp"
+
+namespace sb {
+
+// numpy's pairwise sum: chunks of 8192 (the ufunc buffer), each summed by halving down to blocks
+// of <= 128 that use 8 accumulators.
+double pairwise_sum(std::span<const double> xs) noexcept;
+
+double np_mean(std::span<const double> xs) noexcept;
+// Population standard deviation (ddof = 0), computed as numpy does: sqrt(mean((x - mean)^2)).
+double np_std(std::span<const double> xs);
+// Percentile P in [0, 100] of values already sorted ascending, numpy's default "linear" method.
+double np_percentile_sorted(std::span<const double> sorted, double p) noexcept;
+// Median of values already sorted ascending (numpy: mean of the middle one or two).
+double np_median_sorted(std::span<const double> sorted) noexcept;
+
+// Statistics of samples given in seconds, reported in ms as vLLM does (statistic first, then
+// x 1000). `percentiles` must be ascending. Sorts `seconds` in place.
+MetricStats metric_stats_ms(std::vector<double>& seconds, std::span<const double> percentiles);
+
+// Mean, p50 and p99 of token lengths. Sorts `values` in place.
+LengthStats length_stats(std::vector<double>& values);
+
+}  // namespace sb

@@ -1,0 +1,113 @@
+#include "report/html_report.hpp"
+
+#include <cmath>
+
+#include <nlohmann/json.hpp>
+
+#include "report/html_assets.hpp"
+
+namespace sb::html {
+namespace {
+
+using nlohmann::json;
+
+json run_json(const RunView& r) {
+  json j;
+  j["label"] = r.label;
+  j["x"] = r.x;
+  json m = json::object();
+  for (const auto& [k, v] : r.metrics) {
+    json arr = json::array();
+    for (double d : v) arr.push_back(std::isfinite(d) ? json(d) : json(nullptr));
+    m[k] = std::move(arr);
+  }
+  j["metrics"] = std::move(m);
+  j["knee"] = r.knee ? json(*r.knee) : json(nullptr);
+  j["ttft_rise"] = r.ttft_rise ? json(*r.ttft_rise) : json(nullptr);
+  j["regions"] = r.regions;
+  j["knee_text"] = r.knee_text;
+  return j;
+}
+
+// JSON inside <script>: '<' only occurs inside strings, where \u003c is the same character.
+std::string script_safe(const std::string& json_text) {
+  std::string out;
+  out.reserve(json_text.size());
+  for (char c : json_text) out += c == '<' ? std::string("\\u003c") : std::string(1, c);
+  return out;
+}
+
+std::string table_html(const std::vector<std::string>& header, const std::vector<std::vector<std::string>>& rows,
+                       const char* cls) {
+  std::string out = std::string("<table class=\"") + cls + "\"><thead><tr>";
+  for (const auto& h : header) out += "<th>" + escape(h) + "</th>";
+  out += "</tr></thead><tbody>";
+  for (const auto& row : rows) {
+    out += "<tr>";
+    for (const auto& c : row) out += "<td>" + escape(c) + "</td>";
+    out += "</tr>";
+  }
+  return out + "</tbody></table>\n";
+}
+
+std::string run_section(const Document& doc, const RunView& r) {
+  std::string out = "<section class=\"run\"><h2>" + escape(r.label) + "</h2>\n";
+  out += "<p class=\"knee-text\">" + escape(r.knee_text) + "</p>\n";
+  std::vector<std::vector<std::string>> rows = r.table_rows;
+  for (std::size_t i = 0; i < rows.size() && i < r.region_reasons.size(); ++i) rows[i].push_back(r.region_reasons[i]);
+  std::vector<std::string> header = doc.table_header;
+  header.push_back("why");
+  out += table_html(header, rows, "stages");
+  if (!r.warnings.empty()) {
+    out += "<ul class=\"warnings\">";
+    for (const auto& w : r.warnings) out += "<li>" + escape(w) + "</li>";
+    out += "</ul>\n";
+  }
+  out += "<details><summary>configuration (secrets redacted)</summary><pre>" + escape(r.config_json) +
+         "</pre></details>\n</section>\n";
+  return out;
+}
+
+}  // namespace
+
+std::string escape(const std::string& text) {
+  std::string out;
+  out.reserve(text.size());
+  for (char c : text) {
+    switch (c) {
+      case '&': out += "&amp;"; break;
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      case '"': out += "&quot;"; break;
+      case '\'': out += "&#39;"; break;
+      default: out += c;
+    }
+  }
+  return out;
+}
+
+std::string render(const Document& doc) {
+  json data;
+  data["x_label"] = doc.x_label;
+  data["log_x"] = doc.log_x;
+  data["runs"] = json::array();
+  for (const auto& r : doc.runs) data["runs"].push_back(run_json(r));
+  std::string out = "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n<title>" + escape(doc.title) +
+                    "</title>\n<style>" + assets::uplot_css + "\n" + report_css + "</style>\n</head><body>\n";
+  out += "<h1>" + escape(doc.title) + "</h1>\n";
+  if (doc.comparison) {
+    out += "<h2>comparison</h2>\n" + table_html(doc.comparison->header, doc.comparison->rows, "compare");
+  }
+  if (!doc.notes.empty()) {
+    out += "<ul class=\"notes\">";
+    for (const auto& n : doc.notes) out += "<li>" + escape(n) + "</li>";
+    out += "</ul>\n";
+  }
+  out += "<div id=\"charts\"></div>\n";
+  for (const auto& r : doc.runs) out += run_section(doc, r);
+  out += "<script type=\"application/json\" id=\"sb-data\">" + script_safe(data.dump()) + "</script>\n";
+  out += std::string("<script>") + assets::uplot_js + "</script>\n<script>" + report_script + "</script>\n";
+  return out + "</body></html>\n";
+}
+
+}  // namespace sb::html

@@ -1,0 +1,166 @@
+#include "report/sweep_json.hpp"
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <ctime>
+#include <limits>
+
+#include "core/error.hpp"
+#include "report/py_json.hpp"
+#include "report/vllm_result.hpp"
+
+namespace sb {
+
+namespace {
+
+using nlohmann::ordered_json;
+
+constexpr int kSchemaVersion = 1;
+
+ordered_json number_or_inf(double v) {
+  return v == std::numeric_limits<double>::infinity() ? ordered_json("inf") : ordered_json(v);
+}
+
+ordered_json stats_json(const MetricStats& m) {
+  ordered_json j;
+  j["mean"] = m.mean_ms;
+  j["median"] = m.median_ms;
+  j["std"] = m.std_ms;
+  for (const auto& [p, v] : m.percentiles_ms) {
+    std::string key = "p";
+    key += percentile_word(p);
+    j[key] = v;
+  }
+  return j;
+}
+
+ordered_json optional_stats(const std::optional<MetricStats>& m) {
+  return m ? stats_json(*m) : ordered_json(nullptr);
+}
+
+ordered_json length_json(const LengthStats& l) {
+  return ordered_json{{"mean", l.mean}, {"p50", l.p50}, {"p99", l.p99}};
+}
+
+ordered_json errors_json(const std::map<std::string, ErrorCategory>& errors) {
+  ordered_json j = ordered_json::object();
+  for (const auto& [name, e] : errors) {
+    if (e.count <= 0) continue;
+    ordered_json statuses = ordered_json::object();
+    for (const auto& [status, n] : e.http_statuses) statuses[std::to_string(status)] = n;
+    j[name] = ordered_json{{"count", e.count}, {"sample", e.sample}, {"http_statuses", std::move(statuses)}};
+  }
+  return j;
+}
+
+double load_value(const RunContext& ctx, const StageSummary& s) {
+  if (ctx.load_mode == LoadMode::concurrency && s.load.max_concurrency) return *s.load.max_concurrency;
+  return s.load.request_rate;
+}
+
+ordered_json servebench_block(const RunContext& ctx, const StageSummary& s) {
+  ordered_json j;
+  j["stage_index"] = s.stage_index;
+  j["load_value"] = number_or_inf(load_value(ctx, s));
+  j["open_loop"] = s.load.open_loop();
+  j["start_unix_s"] = s.start_unix_s;
+  j["end_unix_s"] = s.end_unix_s;
+  j["sent"] = s.sent;
+  j["aborted"] = s.aborted;
+  j["errors"] = errors_json(s.errors);
+  j["token_count_source"] = s.token_count_source;
+  j["schedule_lag_ms"] = s.schedule_lag ? ordered_json{{"p50", s.schedule_lag->p50_ms},
+                                                       {"p99", s.schedule_lag->p99_ms},
+                                                       {"max", s.schedule_lag->max_ms}}
+                                        : ordered_json(nullptr);
+  j["client_saturated"] = s.client_saturated;
+  j["ttft_from_intended_ms"] = optional_stats(s.ttft_from_intended);
+  j["e2el_from_intended_ms"] = optional_stats(s.e2el_from_intended);
+  j["client_queue_ms"] = stats_json(s.client_queue_time);
+  j["in_flight"] = ordered_json{{"mean", s.in_flight_mean}, {"max", s.in_flight_max}};
+  j["input_len"] = ordered_json{{"requested", length_json(s.input_requested)},
+                                {"delivered", length_json(s.input_delivered)}};
+  j["output_len"] = ordered_json{{"requested", length_json(s.output_requested)},
+                                 {"delivered", length_json(s.output_delivered)}};
+  return j;
+}
+
+ordered_json environment_json(const RunContext& ctx) {
+  ordered_json j;
+  j["hostname"] = ctx.hostname;
+  j["os"] = ctx.os;
+  j["cpu_count"] = ctx.cpu_count;
+  j["client_threads"] = ctx.client_threads;
+  j["clock_anchor"] = ordered_json{{"steady_ns", ctx.clock_anchor.steady_ns}, {"unix_ns", ctx.clock_anchor.unix_ns}};
+  return j;
+}
+
+ordered_json config_json(const std::string& text) {
+  if (text.empty()) return ordered_json::object();
+  ordered_json j = ordered_json::parse(text, nullptr, /*allow_exceptions=*/false);
+  // The text comes from cli/run; keep it visible rather than drop it if it is ever malformed.
+  if (j.is_discarded()) return ordered_json{{"unparsed", text}};
+  return j;
+}
+
+}  // namespace
+
+ordered_json sweep_stage_json(const RunContext& ctx, const StageSummary& s) {
+  VllmStageOptions opt;
+  opt.metrics = vllm_selected_metrics({"ttft", "tpot", "itl", "e2el"}, s.load);
+  for (const auto& pv : s.ttft.percentiles_ms) opt.percentiles.push_back(pv.first);
+  opt.date = vllm_date(static_cast<std::int64_t>(s.end_unix_s));
+  opt.include_rtfx = false;
+  ordered_json j = vllm_stage_json(ctx, s, opt);
+  j["servebench"] = servebench_block(ctx, s);
+  return j;
+}
+
+ordered_json sweep_json(const RunContext& ctx, const std::vector<StageSummary>& stages, const SweepMeta& meta) {
+  ordered_json j;
+  j["schema_version"] = kSchemaVersion;
+  j["kind"] = "servebench.sweep";
+  j["tool"] = ordered_json{{"name", "servebench"}, {"version", SB_VERSION}};
+  j["created"] = iso8601_utc(meta.created_unix_s);
+  j["label"] = ctx.label ? ordered_json(*ctx.label) : ordered_json(nullptr);
+  j["aborted"] = meta.aborted;
+  j["config"] = config_json(ctx.config_json);
+  j["environment"] = environment_json(ctx);
+  j["load_mode"] = ctx.load_mode == LoadMode::concurrency ? "concurrency" : "request_rate";
+  j["requests_file"] = meta.requests_file ? ordered_json(*meta.requests_file) : ordered_json(nullptr);
+  ordered_json arr = ordered_json::array();
+  for (const StageSummary& s : stages) arr.push_back(sweep_stage_json(ctx, s));
+  j["stages"] = std::move(arr);
+  j["analysis"] = nullptr;
+  return j;
+}
+
+void write_sweep_json(const std::string& path, const ordered_json& doc) {
+  std::string text = py_json_dump(doc, {.indent = 2, .nan_as_null = true});
+  text += '\n';
+  const std::string tmp = path + ".tmp";
+  std::FILE* f = std::fopen(tmp.c_str(), "wb");
+  if (f == nullptr) throw UserError("cannot write " + tmp + ": " + std::strerror(errno));
+  const bool ok = std::fwrite(text.data(), 1, text.size(), f) == text.size();
+  if (std::fclose(f) != 0 || !ok) {
+    std::remove(tmp.c_str());
+    throw UserError("cannot write " + tmp + ": " + std::strerror(errno));
+  }
+  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
+    const int err = errno;
+    std::remove(tmp.c_str());
+    throw UserError("cannot replace " + path + ": " + std::strerror(err));
+  }
+}
+
+std::string iso8601_utc(std::int64_t unix_s) {
+  const std::time_t t = static_cast<std::time_t>(unix_s);
+  std::tm utc{};
+  gmtime_r(&t, &utc);
+  char buf[32];
+  const std::size_t n = std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &utc);
+  return {buf, n};
+}
+
+}  // namespace sb

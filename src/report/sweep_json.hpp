@@ -1,0 +1,36 @@
+#pragma once
+// The sweep document of docs/results-format.md §1-2 (`--output-json`): the whole run in one file,
+// rewritten after every stage (atomically) so a crash or Ctrl-C keeps the finished stages.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "metrics/stage_summary.hpp"
+#include "report/run_context.hpp"
+
+namespace sb {
+
+struct SweepMeta {
+  std::int64_t created_unix_s = 0;         // when the document is written
+  bool aborted = false;                    // run stopped by Ctrl-C
+  std::optional<std::string> requests_file;  // per-request JSONL, relative to the document's folder
+};
+
+nlohmann::ordered_json sweep_json(const RunContext& ctx, const std::vector<StageSummary>& stages,
+                                  const SweepMeta& meta);
+
+// One stage: vLLM's keys (all four latency metrics, percentiles 50/90/95/99 and the requested
+// ones, ascending), then the `servebench` object.
+nlohmann::ordered_json sweep_stage_json(const RunContext& ctx, const StageSummary& s);
+
+// Writes `doc` (indented, NaN/Infinity as null) to `path` via `path.tmp` + rename, so readers
+// never see half a file. Throws sb::UserError naming the path.
+void write_sweep_json(const std::string& path, const nlohmann::ordered_json& doc);
+
+// ISO-8601 UTC text, e.g. "2026-11-30T03:15:00Z".
+std::string iso8601_utc(std::int64_t unix_s);
+
+}  // namespace sb

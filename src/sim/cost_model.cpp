@@ -1,0 +1,53 @@
+#include "sim/cost_model.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace sb::sim {
+
+CostModel::CostModel(const HardwareSetup& setup) : setup_(setup) {
+  const ModelPreset& m = setup_.model;
+  const double tp = std::max(1, setup_.tensor_parallel);
+  weight_bytes_ = m.params * m.dtype_bytes / tp;
+  // KV heads are split across TP ranks; with more ranks than KV heads they are replicated.
+  const double kv_heads_per_gpu = std::max(1.0, m.num_kv_heads / tp);
+  kv_bytes_per_token_ = 2.0 * m.num_layers * kv_heads_per_gpu * m.head_dim * m.dtype_bytes;
+  linear_flops_per_token_ = 2.0 * m.params / tp;
+  // QK^T and PV: two multiply-adds (4 FLOPs) per head dimension per (query, key) pair per layer.
+  attn_flops_per_pair_ = 4.0 * m.num_layers * m.num_heads * m.head_dim / tp;
+  // Two all-reduces per layer (after attention and after the MLP) over the hidden state; a ring
+  // moves 2·(tp−1)/tp of the payload through each GPU's link.
+  allreduce_bytes_per_token_ = tp > 1 ? 2.0 * m.num_layers * m.hidden_size * m.dtype_bytes * 2.0 * (tp - 1) / tp : 0.0;
+  flops_ = setup_.gpu.peak_tflops * 1e12 * setup_.cost.compute_efficiency;
+  bandwidth_ = setup_.gpu.mem_bandwidth_gbs * 1e9 * setup_.cost.bandwidth_efficiency;
+  link_bandwidth_ = setup_.gpu.link_bandwidth_gbs * 1e9;
+}
+
+StepCost CostModel::step_cost(const StepShape& shape) const {
+  StepCost cost;
+  cost.overhead_s = setup_.cost.step_overhead_us * 1e-6;
+  const double tokens = static_cast<double>(shape.new_tokens());
+  if (tokens <= 0) return cost;
+  const double flops = linear_flops_per_token_ * tokens + attn_flops_per_pair_ * shape.attention_pairs;
+  const double utilization = tokens / (tokens + setup_.cost.gemm_half_tokens);
+  cost.compute_s = flops / (flops_ * utilization);
+  const double bytes = weight_bytes_ + kv_bytes_per_token_ * static_cast<double>(shape.kv_tokens_read) +
+                       kv_bytes_per_token_ * tokens;  // new KV entries written
+  cost.memory_s = bytes / bandwidth_;
+  if (allreduce_bytes_per_token_ > 0 && link_bandwidth_ > 0) {
+    const double num_allreduces = 2.0 * setup_.model.num_layers;
+    cost.comm_s = allreduce_bytes_per_token_ * tokens / link_bandwidth_ +
+                  num_allreduces * setup_.cost.allreduce_latency_us * 1e-6;
+  }
+  return cost;
+}
+
+std::int64_t CostModel::num_gpu_blocks(int block_size, double gpu_memory_utilization) const {
+  const double gib = 1024.0 * 1024.0 * 1024.0;
+  const double budget =
+      setup_.gpu.mem_gib * gib * gpu_memory_utilization - weight_bytes_ - setup_.cost.activation_reserve_gib * gib;
+  if (budget <= 0 || block_size <= 0) return 0;
+  return static_cast<std::int64_t>(std::floor(budget / (kv_bytes_per_token_ * block_size)));
+}
+
+}  // namespace sb::sim

@@ -1,0 +1,132 @@
+#include "sim/scheduler.hpp"
+
+#include <algorithm>
+
+namespace sb::sim {
+
+Scheduler::Scheduler(const SchedulerConfig& config, KvCache& kv) : config_(config), kv_(kv) {
+  running_.reserve(static_cast<std::size_t>(config_.max_num_seqs));
+}
+
+int Scheduler::add(const Sequence& seq) {
+  int slot = 0;
+  if (!free_slots_.empty()) {
+    slot = free_slots_.back();
+    free_slots_.pop_back();
+    seqs_[static_cast<std::size_t>(slot)] = seq;
+  } else {
+    slot = static_cast<int>(seqs_.size());
+    seqs_.push_back(seq);
+  }
+  slot_of_[seq.id] = slot;
+  waiting_.push_back(slot);
+  return slot;
+}
+
+int Scheduler::find(std::uint64_t id) const {
+  const auto it = slot_of_.find(id);
+  return it == slot_of_.end() ? -1 : it->second;
+}
+
+bool Scheduler::remove(std::uint64_t id) {
+  const int slot = find(id);
+  if (slot < 0) return false;
+  if (const auto w = std::find(waiting_.begin(), waiting_.end(), slot); w != waiting_.end()) {
+    waiting_.erase(w);
+  }
+  if (const auto r = std::find(running_.begin(), running_.end(), slot); r != running_.end()) {
+    running_.erase(r);
+  }
+  free_slot(slot);
+  return true;
+}
+
+void Scheduler::retire(int slot) {
+  if (const auto r = std::find(running_.begin(), running_.end(), slot); r != running_.end()) {
+    running_.erase(r);
+  }
+  free_slot(slot);
+}
+
+void Scheduler::free_slot(int slot) {
+  Sequence& s = seq(slot);
+  kv_.release(s.blocks);
+  slot_of_.erase(s.id);
+  free_slots_.push_back(slot);
+}
+
+void Scheduler::schedule(StepPlan& plan, Nanos now_ns) {
+  plan.clear();
+  int budget = config_.max_num_batched_tokens;
+  schedule_running(plan, budget);
+  // Like vLLM V1: no new admissions in a step that had to preempt (memory is tight).
+  if (plan.preempted == 0) schedule_waiting(plan, budget, now_ns);
+}
+
+void Scheduler::schedule_running(StepPlan& plan, int& budget) {
+  for (std::size_t i = 0; i < running_.size() && budget > 0;) {
+    const int slot = running_[i];
+    Sequence& s = seq(slot);
+    const auto need = s.num_tokens() - s.computed;
+    const int n = static_cast<int>(std::min<std::int64_t>(need, budget));
+    bool self_preempted = false;
+    while (!kv_.can_grow(s.blocks, s.computed + n)) {
+      const bool victim_is_self = running_.back() == slot;
+      preempt_newest();
+      ++plan.preempted;
+      if (victim_is_self) {
+        self_preempted = true;
+        break;
+      }
+    }
+    if (self_preempted) break;
+    kv_.grow(s.blocks, s.computed + n);
+    add_chunk(plan, slot, n);
+    budget -= n;
+    ++i;
+  }
+}
+
+void Scheduler::schedule_waiting(StepPlan& plan, int& budget, Nanos now_ns) {
+  while (!waiting_.empty() && budget > 0 && running_.size() < static_cast<std::size_t>(config_.max_num_seqs)) {
+    const int slot = waiting_.front();
+    Sequence& s = seq(slot);
+    const auto need = s.num_tokens() - s.computed;
+    int n = static_cast<int>(std::min<std::int64_t>(need, budget));
+    // Without chunked prefill a prompt is scheduled whole or waits (FCFS: nobody overtakes it).
+    if (n < need && !config_.chunked_prefill) break;
+    if (!kv_.grow(s.blocks, s.computed + n)) break;
+    waiting_.pop_front();
+    running_.push_back(slot);
+    if (s.first_scheduled_ns < 0) s.first_scheduled_ns = now_ns;
+    add_chunk(plan, slot, n);
+    budget -= n;
+  }
+}
+
+void Scheduler::add_chunk(StepPlan& plan, int slot, int tokens) {
+  const Sequence& s = seq(slot);
+  const bool samples = s.computed + tokens == s.num_tokens();
+  plan.chunks.push_back({slot, tokens, samples});
+  StepShape& sh = plan.shape;
+  const bool decode = tokens == 1 && s.generated > 0 && s.computed == s.num_tokens() - 1;
+  (decode ? sh.decode_tokens : sh.prefill_tokens) += tokens;
+  if (samples) ++sh.sampled_tokens;
+  ++sh.num_seqs;
+  const double n = tokens;
+  // Token i of the chunk attends to the cached context plus the chunk's tokens up to itself.
+  sh.attention_pairs += n * static_cast<double>(s.computed) + n * (n + 1) / 2;
+  sh.kv_tokens_read += s.computed;
+}
+
+void Scheduler::preempt_newest() {
+  const int slot = running_.back();
+  running_.pop_back();
+  Sequence& s = seq(slot);
+  kv_.release(s.blocks);
+  s.computed = 0;
+  waiting_.push_front(slot);
+  ++preemptions_;
+}
+
+}  // namespace sb::sim

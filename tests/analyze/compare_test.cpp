@@ -1,0 +1,116 @@
+#include "analyze/compare.hpp"
+
+#include <gtest/gtest.h>
+
+#include "analyze/analysis.hpp"
+#include "analyze/fixtures.hpp"
+
+namespace sb::analyze {
+namespace {
+
+struct Pair {
+  results::Run base, tuned;
+  RunAnalysis ba, ta;
+  Comparison compare(std::vector<std::string> metrics = default_compare_metrics()) const {
+    return compare_runs({base, tuned, ba.curve, ta.curve, std::move(metrics), {}});
+  }
+};
+
+Pair load(const char* base, const char* tuned) {
+  Pair p{test::read_fixture(base), test::read_fixture(tuned), {}, {}};
+  p.ba = analyze_run(p.base, {});
+  p.ta = analyze_run(p.tuned, {});
+  return p;
+}
+
+const MetricDelta& metric(const StageComparison& sc, const std::string& name) {
+  for (const auto& d : sc.deltas)
+    if (d.metric == name) return d;
+  throw std::runtime_error("no metric " + name);
+}
+
+TEST(Compare, BaselineVsTunedSignsAndSignificance) {
+  const auto p = load("baseline.json", "tuned.json");
+  const auto c = p.compare();
+  ASSERT_EQ(c.stages.size(), 3u);
+  EXPECT_TRUE(c.unmatched_loads.empty());
+  EXPECT_TRUE(c.equivalence.empty()) << c.equivalence.front();
+  for (const auto& sc : c.stages) {
+    const auto& ttft = metric(sc, "ttft_p99");
+    EXPECT_LT(ttft.rel_change, 0) << sc.load_value;
+    EXPECT_EQ(ttft.significance, Significance::significant) << ttft.note;
+    EXPECT_LT(ttft.ci->high, 0);
+    EXPECT_GT(metric(sc, "request_throughput").rel_change, 0);
+    const auto& tpot = metric(sc, "tpot_p50");  // identical samples in both runs
+    EXPECT_DOUBLE_EQ(tpot.rel_change, 0);
+    EXPECT_EQ(tpot.significance, Significance::not_significant);
+    EXPECT_EQ(metric(sc, "itl_p99").significance, Significance::cannot_judge);
+  }
+  // At concurrency 32: TTFT mean 800 -> 400 ms, E2EL 3340 -> 2940 ms: RPS ~ +13.6 % (Little's law).
+  const auto& rps32 = metric(c.stages[2], "request_throughput");
+  EXPECT_NEAR(rps32.rel_change, 0.136, 0.02);
+  EXPECT_EQ(rps32.significance, Significance::significant);
+  EXPECT_NEAR(metric(c.stages[2], "ttft_p50").rel_change, -0.5, 0.03);
+}
+
+TEST(Compare, NoPerRequestDataCannotBeJudged) {
+  const auto p = load("knee_c16.json", "noisy.json");
+  const auto c = p.compare();
+  ASSERT_FALSE(c.stages.empty());
+  for (const auto& d : c.stages[0].deltas) {
+    EXPECT_EQ(d.significance, Significance::cannot_judge);
+    EXPECT_NE(d.note.find("per-request records missing"), std::string::npos);
+  }
+  EXPECT_EQ(c.unmatched_loads, std::vector<double>{128});  // noisy stops at 64
+  EXPECT_EQ(*c.baseline_knee_load, 16);
+  EXPECT_EQ(*c.tuned_knee_load, 16);
+}
+
+TEST(Compare, WorkloadNotEquivalent) {
+  auto p = load("baseline.json", "tuned.json");
+  p.tuned.model = "other-model";
+  p.tuned.stages[0].output_len_mean = 64;  // baseline delivered 128
+  p.tuned.stages[1].num_prompts = 100;
+  const auto c = p.compare();
+  ASSERT_EQ(c.equivalence.size(), 3u);
+  EXPECT_NE(c.equivalence[0].find("model differs"), std::string::npos);
+  EXPECT_NE(c.equivalence[1].find("output length"), std::string::npos);
+  EXPECT_NE(c.equivalence[2].find("request count"), std::string::npos);
+}
+
+// Hints are read at the most loaded matched stage.
+Comparison with_changes(double rps_rel, double ttft_rel, double tpot_rel) {
+  auto p = load("knee_c16.json", "knee_c16.json");
+  auto& last = p.tuned.stages.back();
+  last.request_throughput *= 1 + rps_rel;
+  last.latency_ms["p99_ttft_ms"] *= 1 + ttft_rel;
+  last.latency_ms["p50_tpot_ms"] *= 1 + tpot_rel;
+  return p.compare();
+}
+
+TEST(Compare, Hints) {
+  auto h1 = with_changes(0.28, 0.0, 0.0).hints;
+  ASSERT_EQ(h1.size(), 1u);
+  EXPECT_NE(h1[0].find("chunked prefill"), std::string::npos);
+  auto h2 = with_changes(0.01, -0.44, 0.0).hints;
+  ASSERT_EQ(h2.size(), 1u);
+  EXPECT_NE(h2[0].find("more GPUs"), std::string::npos);
+  auto h3 = with_changes(0.0, 0.0, 0.3).hints;
+  ASSERT_EQ(h3.size(), 1u);
+  EXPECT_NE(h3[0].find("decode-bound"), std::string::npos);
+  EXPECT_TRUE(with_changes(0.3, -0.3, 0.0).hints.empty());  // both improved: nothing to hint
+}
+
+TEST(Compare, VllmRunsCompareTooAndTheirDetailArraysAreUsed) {
+  auto runs = results::read_runs({test::analyze_fixture("vllm/vllm-infqps-concurrency16-llama-3-8b-20250101-120000.json")});
+  ASSERT_EQ(runs.size(), 1u);
+  auto base = runs[0], tuned = runs[0];
+  const auto a = analyze_run(base, {});
+  const auto c = compare_runs({base, tuned, a.curve, a.curve, {"ttft_p50", "itl_p99"}, {}});
+  ASSERT_EQ(c.stages.size(), 1u);
+  EXPECT_EQ(c.stages[0].deltas[0].significance, Significance::not_significant);
+  EXPECT_EQ(c.stages[0].deltas[1].significance, Significance::cannot_judge);
+}
+
+}  // namespace
+}  // namespace sb::analyze

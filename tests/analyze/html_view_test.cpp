@@ -1,0 +1,42 @@
+#include "analyze/html_view.hpp"
+
+#include <gtest/gtest.h>
+
+#include "analyze/fixtures.hpp"
+
+namespace sb::analyze {
+namespace {
+
+TEST(HtmlView, RunViewCarriesCurvesKneeAndRegions) {
+  std::vector<results::Run> runs{test::read_fixture("knee_c16.json"), test::read_fixture("noisy.json")};
+  const auto d = html_document(runs, analyze_runs(runs, {}));
+  ASSERT_EQ(d.runs.size(), 2u);
+  EXPECT_TRUE(d.log_x);  // 1..128
+  EXPECT_EQ(d.x_label, "concurrency");
+  const auto& r = d.runs[0];
+  EXPECT_EQ(r.x.size(), 8u);
+  EXPECT_EQ(r.knee, std::optional<std::size_t>(4));
+  EXPECT_EQ(r.regions[5], "plateau");
+  EXPECT_DOUBLE_EQ(r.metrics.at("request_throughput")[4], 32.0);
+  EXPECT_DOUBLE_EQ(r.metrics.at("ttft_p99")[5], 200.0);
+  EXPECT_EQ(r.table_rows.size(), 8u);
+  EXPECT_EQ(r.table_rows[4][0], "16");
+  EXPECT_NE(r.config_json.find("<redacted>"), std::string::npos);
+}
+
+TEST(HtmlView, CompareDocumentHasTableAndNotes) {
+  std::vector<results::Run> runs{test::read_fixture("tuned.json"), test::read_fixture("baseline.json")};
+  const auto as = analyze_runs(runs, {});
+  const auto c = compare_runs({runs[0], runs[1], as[0].curve, as[1].curve, {"ttft_p99"}, {}});
+  GateResult g{{parse_gate_rule("ttft_p99:+10%")}, {}};
+  g.violations = evaluate_gate(g.rules, c);
+  const auto d = html_compare_document(runs, as, c, g);
+  ASSERT_TRUE(d.comparison.has_value());
+  EXPECT_EQ(d.comparison->rows.size(), 3u);
+  EXPECT_EQ(d.comparison->rows[0][1], "ttft_p99");
+  ASSERT_EQ(d.notes.size(), 4u);  // knee shift, then one violation per stage
+  EXPECT_EQ(d.notes[0], "knee: none in range -> none in range; peak req/s: 10.92 -> 9.63");
+}
+
+}  // namespace
+}  // namespace sb::analyze

@@ -1,0 +1,62 @@
+#include "cli/config_file.hpp"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "core/error.hpp"
+
+namespace sb::cli {
+namespace {
+
+std::string temp_file(const std::string& name, const std::string& text) {
+  auto path = std::filesystem::temp_directory_path() / ("sb_cfg_" + std::to_string(::getpid()) + "_" + name);
+  std::ofstream(path) << text;
+  return path.string();
+}
+
+TEST(ConfigFile, ValuesBecomeFlagTextWithFileAndLine) {
+  const std::string path = temp_file("a.toml",
+                                     "# gateway\nbase_url = \"https://gw/api\"\ntimeout_s = 12.5\nnum_prompts = 40\n"
+                                     "concurrency = [1, 4, 16]\nignore_eos = true\n");
+  ConfigFile f = load_config_file(path);
+  std::map<std::string, ConfigEntry> by_key;
+  for (const auto& e : f.entries) by_key[e.key] = e;
+  EXPECT_EQ(by_key.at("base-url").values, std::vector<std::string>{"https://gw/api"});
+  EXPECT_EQ(by_key.at("timeout-s").values, std::vector<std::string>{"12.5"});
+  EXPECT_EQ(by_key.at("num-prompts").values, std::vector<std::string>{"40"});
+  EXPECT_EQ(by_key.at("concurrency").values, (std::vector<std::string>{"1", "4", "16"}));
+  EXPECT_EQ(by_key.at("ignore-eos").values, std::vector<std::string>{"true"});
+  EXPECT_EQ(by_key.at("num-prompts").where, path + ":4 (num_prompts)");
+  std::filesystem::remove(path);
+}
+
+TEST(ConfigFile, TablesAndSyntaxErrorsAreRejected) {
+  const std::string tables = temp_file("t.toml", "[server]\nport = 1\n");
+  EXPECT_THROW(load_config_file(tables), UserError);
+  const std::string bad = temp_file("b.toml", "a = \n");
+  try {
+    load_config_file(bad);
+    FAIL();
+  } catch (const UserError& e) {
+    EXPECT_NE(std::string(e.what()).find(bad + ":1:"), std::string::npos) << e.what();
+  }
+  std::filesystem::remove(tables);
+  std::filesystem::remove(bad);
+}
+
+TEST(ConfigFile, CanonicalNamesAndDiscovery) {
+  EXPECT_EQ(canonical_flag_name("--num_prompts"), "num-prompts");
+  EXPECT_EQ(canonical_flag_name("base_url"), "base-url");
+  const auto dir = std::filesystem::temp_directory_path() / ("sb_cfgdir_" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  EXPECT_FALSE(find_config_file(std::nullopt, dir.string()).has_value());
+  std::ofstream(dir / "servebench.toml") << "seed = 1\n";
+  EXPECT_EQ(find_config_file(std::nullopt, dir.string()), (dir / "servebench.toml").string());
+  EXPECT_EQ(find_config_file(std::string("x.toml"), dir.string()), "x.toml");
+  std::filesystem::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace sb::cli

@@ -1,0 +1,182 @@
+// `servebench run` option parsing: vLLM names and defaults, lists, precedence flag > file > env,
+// every error reported at once.
+#include "cli/run_options.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <map>
+
+#include "core/error.hpp"
+
+namespace sb::cli {
+namespace {
+
+struct Fixture {
+  std::map<std::string, std::string> env;
+  std::string dir;
+
+  Fixture() {
+    dir = (std::filesystem::temp_directory_path() / ("sb_run_opts_" + std::to_string(::getpid()))).string();
+    std::filesystem::create_directories(dir);
+    std::filesystem::remove(dir + "/servebench.toml");
+  }
+  ~Fixture() { std::filesystem::remove_all(dir); }
+
+  void write_toml(const std::string& text, const std::string& name = "servebench.toml") const {
+    std::ofstream(dir + "/" + name) << text;
+  }
+  RunConfig parse(std::vector<std::string> args) const {
+    ParseInput in;
+    in.args = std::move(args);
+    auto env_copy = env;
+    in.env = [env_copy](const std::string& k) -> std::optional<std::string> {
+      auto it = env_copy.find(k);
+      if (it == env_copy.end()) return std::nullopt;
+      return it->second;
+    };
+    in.cwd = dir;
+    auto cfg = parse_run_options(in);
+    EXPECT_TRUE(cfg.has_value());
+    return *cfg;
+  }
+  std::string error_of(std::vector<std::string> args) const {
+    try {
+      parse(std::move(args));
+    } catch (const UserError& e) {
+      EXPECT_EQ(e.code(), ExitCode::config_error);
+      return e.what();
+    }
+    ADD_FAILURE() << "no error";
+    return "";
+  }
+};
+
+TEST(RunOptions, VllmDefaults) {
+  Fixture f;
+  RunConfig c = f.parse({});
+  EXPECT_EQ(c.backend, "openai");
+  EXPECT_EQ(c.api, Api::completions);
+  EXPECT_EQ(c.endpoint.host, "127.0.0.1");
+  EXPECT_EQ(c.endpoint.port, 8000);
+  EXPECT_EQ(c.endpoint_path, "/v1/completions");
+  EXPECT_EQ(c.dataset.name, "random");
+  EXPECT_EQ(c.dataset.num_prompts, 1000);
+  EXPECT_EQ(c.dataset.random_input_len, 1024);
+  EXPECT_EQ(c.dataset.random_output_len, 128);
+  EXPECT_EQ(c.dataset.custom_output_len, 256);
+  ASSERT_EQ(c.request_rates.size(), 1u);
+  EXPECT_TRUE(std::isinf(c.request_rates[0]));
+  EXPECT_TRUE(c.concurrency.empty());
+  EXPECT_DOUBLE_EQ(c.burstiness, 1.0);
+  EXPECT_DOUBLE_EQ(c.timeout_s, 21600);
+  EXPECT_TRUE(c.ignore_eos);  // forced for the random dataset, as vLLM does
+  EXPECT_EQ(c.percentile_metrics, (std::vector<std::string>{"ttft", "tpot", "itl"}));
+  EXPECT_EQ(c.metric_percentiles, std::vector<double>{99});
+  EXPECT_EQ(c.dataset.request_id_prefix.substr(0, 6), "bench-");
+  EXPECT_EQ(c.dataset.request_id_prefix.size(), 15u);
+  EXPECT_EQ(c.requests_jsonl, "");
+  EXPECT_TRUE(c.api_key.empty());
+}
+
+TEST(RunOptions, ReadmeExampleWithListsAndUnderscores) {
+  Fixture f;
+  RunConfig c = f.parse({"--backend", "vllm", "--base-url", "http://localhost:8000", "--model", "/m/llama",
+                         "--dataset-name", "custom", "--dataset_path", "d.jsonl", "--num_prompts", "2000",
+                         "--request-rate", "inf", "--concurrency", "1", "4", "8", "16,32", "--output-json",
+                         "out/result_1.json", "--custom-output-len", "-1"});
+  EXPECT_EQ(c.concurrency, (std::vector<int>{1, 4, 8, 16, 32}));
+  EXPECT_EQ(c.dataset.num_prompts, 2000);
+  EXPECT_EQ(c.dataset.path, "d.jsonl");
+  EXPECT_EQ(c.dataset.custom_output_len, -1);
+  EXPECT_EQ(c.model, "/m/llama");
+  EXPECT_EQ(c.base_url, "http://localhost:8000");
+  EXPECT_FALSE(c.ignore_eos);
+  EXPECT_EQ(c.requests_jsonl, "out/result_1.requests.jsonl");
+}
+
+TEST(RunOptions, RateListChatBackendAndSampling) {
+  Fixture f;
+  RunConfig c = f.parse({"--backend", "openai-chat", "--request-rate", "2", "4", "8.5", "--temperature", "0.7",
+                         "--top-k", "20", "--header", "X-Team = infra", "--metric-percentiles", "50,99.9",
+                         "--goodput", "ttft:500", "tpot:50", "--metadata", "gpu=h100", "k=a=b"});
+  EXPECT_EQ(c.api, Api::chat);
+  EXPECT_EQ(c.endpoint_path, "/v1/chat/completions");
+  EXPECT_EQ(c.request_rates, (std::vector<double>{2, 4, 8.5}));
+  EXPECT_EQ(c.sampling_json, R"({"temperature":0.7,"top_k":20})");
+  ASSERT_EQ(c.headers.size(), 1u);
+  EXPECT_EQ(c.headers[0], (std::pair<std::string, std::string>{"X-Team", "infra"}));
+  EXPECT_EQ(c.metric_percentiles, (std::vector<double>{50, 99.9}));
+  EXPECT_EQ(c.goodput_slo_ms.at("ttft"), 500);
+  EXPECT_EQ(c.goodput_slo_ms.at("tpot"), 50);
+  ASSERT_EQ(c.metadata.size(), 2u);
+  EXPECT_EQ(c.metadata[1].second, "a=b");  // split on the first '=' only
+}
+
+TEST(RunOptions, AllErrorsReportedAtOnce) {
+  Fixture f;
+  std::string msg = f.error_of({"--num-prompts", "abc", "--backend", "tgi", "--dataset-name", "sharegpt",
+                                "--goodput", "ttfb:3", "--extra-body", "[1]", "--bogus", "--port", "70000"});
+  for (const char* part : {"--num-prompts: 'abc'", "--backend: 'tgi'", "--dataset-path: the sharegpt dataset needs",
+                           "--goodput: 'ttfb:3'", "--extra-body", "'--bogus'", "--port: 70000"})
+    EXPECT_NE(msg.find(part), std::string::npos) << part << "\nin: " << msg;
+  EXPECT_NE(msg.find("7 problems"), std::string::npos) << msg;
+}
+
+TEST(RunOptions, ImpossibleStaircaseIsAConfigError) {
+  Fixture f;
+  EXPECT_NE(f.error_of({"--concurrency", "1", "2", "--request-rate", "1", "2"}).find("only one of them"),
+            std::string::npos);
+  EXPECT_NE(f.error_of({"--concurrency", "0"}).find("--concurrency: '0'"), std::string::npos);
+  EXPECT_NE(f.error_of({"--endpoint", "/v1/chat/completions"}).find("--endpoint"), std::string::npos);
+}
+
+TEST(RunOptions, PrecedenceFlagOverFileOverEnv) {
+  Fixture f;
+  f.env["OPENAI_API_KEY"] = "sk-env";
+  f.env["TEAM_KEY"] = "sk-team";
+  f.write_toml("base_url = \"https://gateway.example/api\"\napi_key = \"sk-file\"\nmodel = \"file-model\"\n"
+               "timeout_s = 30\nnum_prompts = 50\nconcurrency = [1, 2]\n");
+  RunConfig c = f.parse({"--model", "flag-model"});
+  EXPECT_EQ(c.model, "flag-model");                // flag beats file
+  EXPECT_EQ(c.api_key, "sk-file");                 // file beats env
+  EXPECT_EQ(c.api_key_source, "config file");
+  EXPECT_DOUBLE_EQ(c.timeout_s, 30);
+  EXPECT_EQ(c.dataset.num_prompts, 50);
+  EXPECT_EQ(c.concurrency, (std::vector<int>{1, 2}));
+  EXPECT_TRUE(c.endpoint.tls);
+  EXPECT_EQ(c.endpoint.base_path, "/api");
+  ASSERT_TRUE(c.config_path.has_value());
+  c = f.parse({"--api-key-env", "TEAM_KEY"});      // an explicit flag beats the file's key
+  EXPECT_EQ(c.api_key, "sk-team");
+  std::filesystem::remove(f.dir + "/servebench.toml");
+  c = f.parse({});
+  EXPECT_EQ(c.api_key, "sk-env");
+  EXPECT_EQ(c.api_key_source, "env OPENAI_API_KEY");
+  EXPECT_NE(f.error_of({"--api-key-env", "NOPE"}).find("NOPE is not set"), std::string::npos);
+}
+
+TEST(RunOptions, ExplicitConfigFileErrorsNameFileAndLine) {
+  Fixture f;
+  f.write_toml("num_prompts = 5\nwhat = 1\nseed = \"x\"\n", "bad.toml");
+  std::string msg = f.error_of({"--config", f.dir + "/bad.toml"});
+  EXPECT_NE(msg.find("bad.toml:2 (what): unknown key"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("bad.toml:3 (seed): 'x' is not an integer"), std::string::npos) << msg;
+  f.write_toml("num_prompts = = 5\n", "syntax.toml");
+  EXPECT_NE(f.error_of({"--config", f.dir + "/syntax.toml"}).find("syntax.toml:1:"), std::string::npos);
+  EXPECT_NE(f.error_of({"--config", f.dir + "/missing.toml"}).find("missing.toml"), std::string::npos);
+}
+
+TEST(RunOptions, HelpReturnsNothing) {
+  ParseInput in;
+  in.args = {"--help"};
+  testing::internal::CaptureStdout();
+  EXPECT_FALSE(parse_run_options(in).has_value());
+  std::string out = testing::internal::GetCapturedStdout();
+  EXPECT_NE(out.find("--concurrency"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace sb::cli

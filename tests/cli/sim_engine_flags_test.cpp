@@ -1,0 +1,104 @@
+#include "cli/sim_engine_flags.hpp"
+
+#include <CLI/CLI.hpp>
+#include <gtest/gtest.h>
+#include <vector>
+
+#include "core/error.hpp"
+#include "sim/engine_backend.hpp"
+
+namespace sb::cli {
+namespace {
+
+const std::string kData = std::string(SB_SOURCE_DIR) + "/tests/data/sim/";
+
+EngineFlags parse(std::vector<std::string> args) {
+  CLI::App app("test");
+  EngineFlags flags;
+  add_engine_flags(app, flags);
+  std::reverse(args.begin(), args.end());  // CLI11 takes the vector in reverse order
+  app.parse(args);
+  return flags;
+}
+
+std::string error_of(const EngineFlags& flags) {
+  try {
+    resolve_engine_config(flags);
+  } catch (const UserError& e) {
+    return e.what();
+  }
+  return "no error";
+}
+
+TEST(SimEngineFlags, DefaultsAreVllmsOnLlama3OnH100) {
+  const sim::EngineConfig c = resolve_engine_config(parse({}));
+  EXPECT_EQ(c.hardware.model.name, "llama-3-8b");
+  EXPECT_EQ(c.hardware.gpu.name, "h100");
+  EXPECT_EQ(c.scheduler.max_num_seqs, 256);
+  EXPECT_EQ(c.scheduler.max_num_batched_tokens, 8192);
+  EXPECT_TRUE(c.scheduler.chunked_prefill);
+  EXPECT_EQ(c.block_size, 16);
+  EXPECT_DOUBLE_EQ(c.gpu_memory_utilization, 0.9);
+  EXPECT_EQ(c.hardware.tensor_parallel, 1);
+}
+
+TEST(SimEngineFlags, FlagsOverridePresets) {
+  const sim::EngineConfig c = resolve_engine_config(parse(
+      {"--model-preset", "llama-3-70b", "--gpu-preset", "h200", "--max-num-seqs", "64", "--no-enable-chunked-prefill",
+       "--step-overhead-us", "2500", "--gpu-mem-gib", "100", "--time-scale", "20"}));
+  EXPECT_EQ(c.hardware.model.name, "llama-3-70b");
+  EXPECT_EQ(c.hardware.tensor_parallel, 4);  // the 70b preset's default
+  EXPECT_EQ(c.scheduler.max_num_seqs, 64);
+  EXPECT_FALSE(c.scheduler.chunked_prefill);
+  EXPECT_DOUBLE_EQ(c.hardware.cost.step_overhead_us, 2500);
+  EXPECT_DOUBLE_EQ(c.hardware.gpu.mem_gib, 100);
+  EXPECT_DOUBLE_EQ(c.time_scale, 20);
+}
+
+TEST(SimEngineFlags, TomlFileSitsBetweenPresetAndFlags) {
+  const sim::EngineConfig c =
+      resolve_engine_config(parse({"--engine-config", kData + "engine_override.toml", "--step-overhead-us", "1200"}));
+  EXPECT_EQ(c.hardware.gpu.name, "mi300x");
+  EXPECT_EQ(c.hardware.model.name, "my-8b-variant");
+  EXPECT_EQ(c.hardware.model.num_layers, 36);
+  EXPECT_EQ(c.hardware.model.hidden_size, 4096);  // untouched preset value
+  EXPECT_EQ(c.scheduler.max_num_seqs, 128);
+  EXPECT_FALSE(c.scheduler.chunked_prefill);
+  EXPECT_EQ(c.hardware.tensor_parallel, 2);
+  EXPECT_DOUBLE_EQ(c.hardware.gpu.mem_gib, 180);
+  EXPECT_DOUBLE_EQ(c.hardware.cost.compute_efficiency, 0.6);
+  EXPECT_DOUBLE_EQ(c.hardware.cost.step_overhead_us, 1200);  // the flag wins over the file
+}
+
+TEST(SimEngineFlags, BadInputIsNamedWithItsLocation) {
+  EngineFlags unknown;
+  unknown.engine_config = kData + "unknown_key.toml";
+  EXPECT_EQ(error_of(unknown), kData + "unknown_key.toml:3 (cost.warp_speed): unknown key");
+  EngineFlags bad_type;
+  bad_type.engine_config = kData + "bad_type.toml";
+  EXPECT_EQ(error_of(bad_type), kData + "bad_type.toml:2 (engine.max_num_seqs): expected an integer");
+  EngineFlags preset;
+  preset.gpu_preset = "tpu-v5";
+  EXPECT_EQ(error_of(preset), "--gpu-preset tpu-v5: unknown (servebench sim --list-presets)");
+  EXPECT_THROW(parse({"--max-num-seqs", "0"}), CLI::ValidationError);
+  EXPECT_THROW(parse({"--kernel-trace-format", "perfetto"}), CLI::ValidationError);
+}
+
+TEST(SimEngineFlags, BackendWritesTheChosenTraceFormat) {
+  EngineFlags flags = parse({"--model-preset", "llama-3.2-1b", "--kernel-trace",
+                             ::testing::TempDir() + "/sb_flags_trace.csv", "--kernel-trace-format", "nsys"});
+  auto backend = make_engine_backend(flags);
+  ASSERT_TRUE(backend->start_profile(0));
+  std::vector<sim::TokenEvent> events;
+  backend->submit({1, 8, 2, true, 0}, 0);
+  for (auto t = backend->advance(0, events); t; t = backend->advance(*t, events)) {
+  }
+  ASSERT_TRUE(backend->stop_profile(0));
+  EXPECT_EQ(events.size(), 2u);
+
+  flags.kernel_trace = "/nonexistent-dir/trace.csv";
+  EXPECT_THROW(make_engine_backend(flags), UserError);
+}
+
+}  // namespace
+}  // namespace sb::cli

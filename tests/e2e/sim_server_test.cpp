@@ -1,0 +1,224 @@
+// End-to-end: the real `servebench sim` binary on a free port, driven over raw HTTP.
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <thread>
+#include <vector>
+
+#include "sim/raw_http_client.hpp"
+
+namespace {
+
+using sb::testing::get_request;
+using sb::testing::http_exchange;
+using sb::testing::post_request;
+using sb::testing::RawResponse;
+
+// Starts `servebench sim --port 0 ARGS...`, reads "listening on http://127.0.0.1:PORT" from its stdout.
+class SimProcess {
+ public:
+  explicit SimProcess(std::vector<std::string> args) {
+    int out[2];
+    if (::pipe(out) != 0) throw std::runtime_error("pipe");
+    pid_ = ::fork();
+    if (pid_ == 0) {
+      ::dup2(out[1], STDOUT_FILENO);
+      ::close(out[0]);
+      std::vector<std::string> all = {SB_BINARY, "sim", "--port", "0"};
+      all.insert(all.end(), args.begin(), args.end());
+      std::vector<char*> argv;
+      for (auto& a : all) argv.push_back(a.data());
+      argv.push_back(nullptr);
+      ::execv(SB_BINARY, argv.data());
+      ::_exit(127);
+    }
+    ::close(out[1]);
+    stdout_ = ::fdopen(out[0], "r");
+    char line[256] = {};
+    if (!std::fgets(line, sizeof line, stdout_)) return;  // port_ stays 0: the test fails on it
+    first_line_ = line;
+    const auto colon = first_line_.rfind(':');
+    if (first_line_.rfind("listening on http://127.0.0.1:", 0) == 0) port_ = static_cast<std::uint16_t>(std::stoi(first_line_.substr(colon + 1)));
+  }
+  ~SimProcess() {
+    if (pid_ > 0 && !stopped_) stop();
+    if (stdout_) std::fclose(stdout_);
+  }
+  std::uint16_t port() const { return port_; }
+  // SIGTERM; returns the exit status (or -1 when killed by a signal).
+  int stop() {
+    stopped_ = true;
+    ::kill(pid_, SIGTERM);
+    int status = 0;
+    ::waitpid(pid_, &status, 0);
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  }
+
+ private:
+  pid_t pid_ = -1;
+  std::FILE* stdout_ = nullptr;
+  std::string first_line_;
+  std::uint16_t port_ = 0;
+  bool stopped_ = false;
+};
+
+const std::string kBody =
+    R"({"model":"sim-model","prompt":"hello there","max_tokens":4,"stream":true,"stream_options":{"include_usage":true}})";
+
+TEST(SimE2e, StreamsCompletionsAndExitsCleanlyOnSigterm) {
+  SimProcess sim({"--ttft-ms", "5", "--itl-ms", "2"});
+  ASSERT_NE(sim.port(), 0);
+  const RawResponse models = http_exchange(sim.port(), get_request("/v1/models"));
+  EXPECT_EQ(nlohmann::json::parse(models.body)["data"][0]["id"], "sim-model");
+  const RawResponse r = http_exchange(sim.port(), post_request("/v1/completions", kBody));
+  ASSERT_EQ(r.status, 200);
+  EXPECT_EQ(r.header("Content-Type"), "text/event-stream");
+  EXPECT_TRUE(r.complete);
+  ASSERT_EQ(r.events.size(), 6u);
+  for (int i = 0; i < 4; ++i) EXPECT_EQ(nlohmann::json::parse(r.events[i])["choices"].size(), 1u);
+  const auto usage = nlohmann::json::parse(r.events[4]);
+  EXPECT_TRUE(usage["choices"].empty());
+  EXPECT_EQ(usage["usage"]["completion_tokens"], 4);
+  EXPECT_EQ(r.events[5], "[DONE]");
+  EXPECT_EQ(sim.stop(), 0);
+}
+
+TEST(SimE2e, UsageInLastChunkFlag) {
+  SimProcess sim({"--ttft-ms", "1", "--itl-ms", "1", "--usage-in-last-chunk"});
+  const RawResponse r = http_exchange(sim.port(), post_request("/v1/chat/completions",
+      R"({"messages":[{"role":"user","content":"hi"}],"max_completion_tokens":3,"stream":true,"stream_options":{"include_usage":true}})"));
+  ASSERT_EQ(r.events.size(), 4u);  // 3 chunks + [DONE]
+  const auto last = nlohmann::json::parse(r.events[2]);
+  EXPECT_EQ(last["choices"][0]["finish_reason"], "length");
+  EXPECT_EQ(last["usage"]["completion_tokens"], 3);
+}
+
+TEST(SimE2e, ApiKeyAndUnknownModel) {
+  SimProcess sim({"--api-key", "sekret", "--served-model-name", "llama"});
+  EXPECT_EQ(http_exchange(sim.port(), get_request("/v1/models")).status, 401);
+  const std::string auth = "Authorization: Bearer sekret\r\n";
+  EXPECT_EQ(http_exchange(sim.port(), get_request("/v1/models", auth)).status, 200);
+  const RawResponse r = http_exchange(sim.port(), post_request("/v1/completions", kBody, auth));
+  EXPECT_EQ(r.status, 404);
+  EXPECT_EQ(nlohmann::json::parse(r.body)["error"]["message"], "The model `sim-model` does not exist.");
+}
+
+// Outcome of one request as a client would classify it.
+std::string classify(const RawResponse& r) {
+  if (r.status != 200) return "http_" + std::to_string(r.status);
+  if (!r.complete) return "dropped";
+  for (const auto& e : r.events) {
+    if (e != "[DONE]" && nlohmann::json::parse(e, nullptr, false).is_discarded()) return "malformed";
+  }
+  return "ok";
+}
+
+TEST(SimE2e, FaultsAreSeededAndEveryKindOccurs) {
+  const std::vector<std::string> args = {"--ttft-ms", "0", "--itl-ms", "0", "--seed", "9", "--fail-ratio", "0.25",
+                                         "--fail-status", "429", "--drop-ratio", "0.25", "--malformed-ratio", "0.25"};
+  std::vector<std::string> first, second;
+  for (auto* out : {&first, &second}) {
+    SimProcess sim(args);
+    for (int i = 0; i < 60; ++i) {
+      const std::string id = "x-request-id: req-" + std::to_string(i) + "\r\n";
+      out->push_back(classify(http_exchange(sim.port(), post_request("/v1/completions", kBody, id))));
+    }
+  }
+  EXPECT_EQ(first, second);  // same seed and request ids: same faults
+  std::map<std::string, int> count;
+  for (const auto& c : first) ++count[c];
+  EXPECT_GT(count["ok"], 3);
+  EXPECT_GT(count["http_429"], 3);
+  EXPECT_GT(count["dropped"], 3);
+  EXPECT_GT(count["malformed"], 3);
+  EXPECT_EQ(count.size(), 4u);
+}
+
+TEST(SimE2e, MetricsCountTokens) {
+  SimProcess sim({"--ttft-ms", "0", "--itl-ms", "0"});
+  for (int i = 0; i < 3; ++i) http_exchange(sim.port(), post_request("/v1/completions", kBody));
+  const RawResponse m = http_exchange(sim.port(), get_request("/metrics"));
+  EXPECT_EQ(m.status, 200);
+  EXPECT_NE(m.body.find("vllm:generation_tokens_total{model_name=\"sim-model\"} 12\n"), std::string::npos) << m.body;
+  EXPECT_NE(m.body.find("vllm:request_success_total{model_name=\"sim-model\",finished_reason=\"length\"} 3\n"),
+            std::string::npos);
+}
+
+TEST(SimE2e, MaxConcurrencyQueuesTheSecondRequest) {
+  SimProcess sim({"--ttft-ms", "100", "--itl-ms", "1", "--max-concurrency", "1"});
+  const std::string body = R"({"prompt":"x","max_tokens":2,"stream":true})";
+  std::vector<sb::Nanos> ttft(2);
+  std::vector<std::thread> clients;
+  const sb::Nanos t0 = sb::now_ns();
+  for (int i = 0; i < 2; ++i) {
+    clients.emplace_back([&, i] {
+      const RawResponse r = http_exchange(sim.port(), post_request("/v1/completions", body));
+      ttft[i] = r.event_ns.empty() ? 0 : r.event_ns[0] - t0;
+    });
+  }
+  for (auto& c : clients) c.join();
+  const auto [fast, slow] = std::minmax(ttft[0], ttft[1]);
+  EXPECT_GE(fast, 100'000'000);
+  EXPECT_GE(slow, 200'000'000);  // waited for the first one's 100 ms + 1 ms in the FIFO
+}
+
+TEST(SimE2e, TokenLogMatchesClientTimes) {
+  const auto log = std::filesystem::temp_directory_path() / ("sim_e2e_tokens_" + std::to_string(::getpid()));
+  std::vector<RawResponse> responses(4);
+  {
+    SimProcess sim({"--ttft-ms", "5", "--itl-ms", "5", "--token-log", log.string()});
+    std::vector<std::thread> clients;
+    for (int i = 0; i < 4; ++i) {
+      clients.emplace_back([&, i] {
+        const std::string body = R"({"prompt":"x","max_tokens":20,"stream":true})";
+        responses[i] = http_exchange(sim.port(), post_request("/v1/completions", body,
+                                                              "x-request-id: t" + std::to_string(i) + "\r\n"));
+      });
+    }
+    for (auto& c : clients) c.join();
+    ASSERT_EQ(sim.stop(), 0);  // the log is flushed on exit
+  }
+  std::ifstream in(log);
+  std::string line;
+  std::getline(in, line);
+  EXPECT_EQ(line, "# servebench-sim token-log v1: send_ns request_id token_index");
+  std::map<std::string, std::vector<sb::Nanos>> sent;
+  sb::Nanos ns = 0;
+  std::string id;
+  int index = 0;
+  while (in >> ns >> id >> index) {
+    EXPECT_EQ(index, static_cast<int>(sent[id].size()));
+    sent[id].push_back(ns);
+  }
+  std::filesystem::remove(log);
+  for (int i = 0; i < 4; ++i) {
+    const auto& s = sent["t" + std::to_string(i)];
+    const auto& r = responses[i].event_ns;
+    ASSERT_EQ(s.size(), 20u);
+    ASSERT_GE(r.size(), 20u);
+    for (int k = 0; k < 20; ++k) {
+      EXPECT_GE(r[k], s[k]);
+      EXPECT_LT(r[k] - s[k], 20'000'000);  // recv follows send closely on loopback (lenient for busy CI)
+    }
+  }
+}
+
+TEST(SimE2e, BadFlagIsAConfigError) {
+  const std::string cmd = std::string(SB_BINARY) + " sim --fail-status 404 2>&1";
+  std::FILE* p = ::popen(cmd.c_str(), "r");
+  char buf[512] = {};
+  const std::size_t n = std::fread(buf, 1, sizeof buf - 1, p);
+  const int status = ::pclose(p);
+  EXPECT_EQ(WEXITSTATUS(status), 2);
+  EXPECT_NE(std::string(buf, n).find("--fail-status"), std::string::npos) << buf;
+}
+
+}  // namespace

@@ -1,0 +1,163 @@
+#include "exec/response_sink.hpp"
+
+#include <gtest/gtest.h>
+
+namespace sb {
+namespace {
+
+const char* kSse = "text/event-stream; charset=utf-8";
+
+std::string tok(const char* text, const char* finish = "null") {
+  return std::string("data: {\"choices\":[{\"index\":0,\"text\":\"") + text + "\",\"finish_reason\":" + finish +
+         "}]}\n\n";
+}
+
+struct Fixture {
+  StreamDecoder decoder{Api::completions};
+  ResponseSink sink{decoder, true};
+  RequestRecord rec;
+  Fixture() {
+    rec.dataset_prompt_tokens = 11;
+    sink.begin(rec);
+  }
+};
+
+TEST(ResponseSink, TokenEventsGetTheTimeOfTheReadThatDeliveredThem) {
+  Fixture f;
+  f.sink.on_headers(200, "OK", kSse);
+  EXPECT_TRUE(f.sink.on_body(tok("a") + tok("b"), 100));
+  EXPECT_TRUE(f.sink.on_body(tok("c", "\"length\"") + "data: [DONE]\n\n", 250));
+  f.sink.on_complete(260);
+  EXPECT_EQ(f.rec.outcome, Outcome::ok) << f.rec.error;
+  EXPECT_EQ(f.rec.token_ns, (std::vector<Nanos>{100, 100, 250}));
+  EXPECT_EQ(f.rec.generated_text, "abc");
+  EXPECT_EQ(f.rec.output_tokens, 3);
+  EXPECT_EQ(f.rec.token_source, TokenSource::event_count);
+  EXPECT_EQ(f.rec.prompt_tokens, 11);  // no usage: the dataset's count stays
+}
+
+TEST(ResponseSink, EverySplitPointOfTheStreamGivesTheSameRecord) {
+  const std::string stream = tok("x") + ": keep-alive\n\n" + tok("y") +
+                             "data: {\"choices\":[],\"usage\":{\"prompt_tokens\":5,\"completion_tokens\":9}}\r\n\r\n"
+                             "data: [DONE]\n\n";
+  for (std::size_t cut = 0; cut <= stream.size(); ++cut) {
+    Fixture f;
+    f.sink.on_headers(200, "OK", kSse);
+    f.sink.on_body(stream.substr(0, cut), 1);
+    f.sink.on_body(stream.substr(cut), 2);
+    f.sink.on_complete(3);
+    ASSERT_EQ(f.rec.outcome, Outcome::ok) << "cut " << cut << ": " << f.rec.error;
+    ASSERT_EQ(f.rec.token_ns.size(), 2u) << "cut " << cut;
+    EXPECT_EQ(f.rec.output_tokens, 9);
+    EXPECT_EQ(f.rec.prompt_tokens, 5);
+    EXPECT_EQ(f.rec.token_source, TokenSource::usage_chunk);
+  }
+}
+
+TEST(ResponseSink, UsageInTheLastChoicesChunkIsRecognised) {
+  Fixture f;
+  f.sink.on_headers(200, "OK", kSse);
+  f.sink.on_body(tok("a") +
+                     "data: {\"choices\":[{\"index\":0,\"text\":\"b\",\"finish_reason\":\"stop\"}],"
+                     "\"usage\":{\"prompt_tokens\":3,\"completion_tokens\":2}}\n\n",
+                 7);
+  f.sink.on_complete(8);
+  EXPECT_EQ(f.rec.outcome, Outcome::ok);
+  EXPECT_EQ(f.rec.token_source, TokenSource::usage_in_choice);
+  EXPECT_EQ(f.rec.output_tokens, 2);
+  EXPECT_EQ(f.rec.prompt_tokens, 3);
+}
+
+TEST(ResponseSink, HttpErrorKeepsStatusAndTheJsonMessage) {
+  Fixture f;
+  f.sink.on_headers(400, "Bad Request", "application/json");
+  f.sink.on_body(R"({"object":"error","message":"max_tokens too large","type":"BadRequestError"})", 5);
+  f.sink.on_complete(6);
+  EXPECT_EQ(f.rec.outcome, Outcome::http_error);
+  EXPECT_EQ(f.rec.http_status, 400);
+  EXPECT_EQ(f.rec.error, "HTTP 400 Bad Request: max_tokens too large");
+}
+
+TEST(ResponseSink, HttpErrorWithoutJsonUsesTheReasonPhrase) {
+  Fixture f;
+  f.sink.on_headers(503, "Service Unavailable", "text/html");
+  f.sink.on_body("<html>busy</html>", 5);
+  f.sink.on_complete(6);
+  EXPECT_EQ(f.rec.outcome, Outcome::http_error);
+  EXPECT_EQ(f.rec.error, "HTTP 503 Service Unavailable");
+}
+
+TEST(ResponseSink, ChunkThatIsNotJsonIsMalformedAndStopsTheRead) {
+  Fixture f;
+  f.sink.on_headers(200, "OK", kSse);
+  EXPECT_TRUE(f.sink.on_body(tok("a"), 1));
+  EXPECT_FALSE(f.sink.on_body("data: {\"choices\": [oops\n\n" + tok("b"), 2));
+  EXPECT_EQ(f.rec.outcome, Outcome::malformed);
+  EXPECT_NE(f.rec.error.find("not valid JSON: {\"choices\": [oops"), std::string::npos) << f.rec.error;
+  EXPECT_EQ(f.rec.token_ns.size(), 1u);
+}
+
+TEST(ResponseSink, StreamWithoutDoneOrFinishReasonIsDropped) {
+  Fixture f;
+  f.sink.on_headers(200, "OK", kSse);
+  f.sink.on_body(tok("a") + tok("b"), 1);
+  f.sink.on_complete(2);
+  EXPECT_EQ(f.rec.outcome, Outcome::dropped);
+  EXPECT_NE(f.rec.error.find("after 2 token events"), std::string::npos);
+}
+
+TEST(ResponseSink, CleanStreamWithoutChoicesIsNoTokensWithVllmsMessage) {
+  Fixture f;
+  f.sink.on_headers(200, "OK", kSse);
+  f.sink.on_body("data: [DONE]\n\n", 1);
+  f.sink.on_complete(2);
+  EXPECT_EQ(f.rec.outcome, Outcome::no_tokens);
+  EXPECT_EQ(f.rec.error,
+            "Never received a valid chunk to calculate TTFT.This response will be marked as failed!");
+}
+
+TEST(ResponseSink, ErrorEventInsideTheStreamIsAnHttpError) {
+  Fixture f;
+  f.sink.on_headers(200, "OK", kSse);
+  f.sink.on_body(tok("a") + "data: {\"error\":{\"message\":\"engine died\"}}\n\n", 1);
+  EXPECT_EQ(f.rec.outcome, Outcome::http_error);
+  EXPECT_EQ(f.rec.error, "error event in the stream: engine died");
+}
+
+TEST(ResponseSink, NonStreamingBodyIsOneEventWithUsageFromTheBody) {
+  Fixture f;
+  f.sink.on_headers(200, "OK", "application/json");
+  f.sink.on_body(R"({"choices":[{"index":0,"text":"hello","finish_reason":"length"}],)", 40);
+  f.sink.on_body(R"("usage":{"prompt_tokens":4,"completion_tokens":16}})", 50);
+  f.sink.on_complete(55);
+  EXPECT_EQ(f.rec.outcome, Outcome::ok) << f.rec.error;
+  EXPECT_EQ(f.rec.token_ns, std::vector<Nanos>{55});
+  EXPECT_EQ(f.rec.generated_text, "hello");
+  EXPECT_EQ(f.rec.token_source, TokenSource::usage_body);
+  EXPECT_EQ(f.rec.output_tokens, 16);
+}
+
+TEST(ResponseSink, TransportFailureKeepsTokensSoFar) {
+  Fixture f;
+  f.sink.on_headers(200, "OK", kSse);
+  f.sink.on_body(tok("a"), 1);
+  f.sink.on_transport_failure(Outcome::dropped, "connection closed");
+  EXPECT_EQ(f.rec.outcome, Outcome::dropped);
+  EXPECT_EQ(f.rec.output_tokens, 1);
+  EXPECT_EQ(f.rec.token_source, TokenSource::event_count);
+}
+
+TEST(ResponseSink, BeginClearsWhatAFailedAttemptLeft) {
+  Fixture f;
+  f.sink.on_headers(500, "Internal Server Error", "text/plain");
+  f.sink.on_complete(1);
+  ASSERT_EQ(f.rec.outcome, Outcome::http_error);
+  f.sink.begin(f.rec);
+  EXPECT_EQ(f.rec.outcome, Outcome::ok);
+  EXPECT_EQ(f.rec.http_status, 0);
+  EXPECT_TRUE(f.rec.error.empty());
+  EXPECT_EQ(f.rec.first_byte_ns, -1);
+}
+
+}  // namespace
+}  // namespace sb

@@ -1,0 +1,137 @@
+// SseParser on captured-style streams, fed whole, split at every byte offset, and byte by byte:
+// the events must be identical however the bytes arrive.
+#include "protocol/sse_parser.hpp"
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace sb {
+namespace {
+
+using Events = std::vector<std::pair<std::string, std::string>>;  // (event field, data)
+
+std::string read_fixture(const std::string& name) {
+  std::ifstream in(std::string(SB_SOURCE_DIR) + "/tests/protocol/data/" + name, std::ios::binary);
+  EXPECT_TRUE(in) << name;
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+// Feeds `text` in pieces cut at `cuts` (ascending offsets) and returns every event.
+Events parse_pieces(std::string_view text, const std::vector<std::size_t>& cuts) {
+  SseParser p;
+  Events out;
+  auto sink = [&](const SseParser::Event& e) { out.emplace_back(e.event, e.data); };
+  std::size_t at = 0;
+  for (std::size_t cut : cuts) {
+    EXPECT_TRUE(p.feed(text.substr(at, cut - at), sink));
+    at = cut;
+  }
+  EXPECT_TRUE(p.feed(text.substr(at), sink));
+  p.finish(sink);
+  return out;
+}
+
+Events parse_whole(std::string_view text) { return parse_pieces(text, {}); }
+
+// Every two-piece split and the one-byte-at-a-time feed must give `expected`.
+void expect_split_invariant(const std::string& text, const Events& expected) {
+  for (std::size_t cut = 0; cut <= text.size(); ++cut)
+    ASSERT_EQ(parse_pieces(text, {cut}), expected) << "split at byte " << cut;
+  std::vector<std::size_t> every;
+  for (std::size_t i = 1; i < text.size(); ++i) every.push_back(i);
+  ASSERT_EQ(parse_pieces(text, every), expected) << "byte by byte";
+}
+
+std::string replace_all(std::string s, std::string_view from, std::string_view to) {
+  for (std::size_t at = s.find(from); at != std::string::npos; at = s.find(from, at + to.size()))
+    s.replace(at, from.size(), to);
+  return s;
+}
+
+TEST(SseParser, VllmCompletionsStreamGivesFiveEvents) {
+  const std::string text = read_fixture("vllm_completions.sse");
+  Events ev = parse_whole(text);
+  ASSERT_EQ(ev.size(), 5u);
+  EXPECT_EQ(ev[0].first, "");
+  EXPECT_EQ(ev[0].second.substr(0, 22), R"({"id":"cmpl-4f1c","obj)");
+  EXPECT_NE(ev[2].second.find(R"(" the \"capital\"\n")"), std::string::npos);
+  EXPECT_EQ(ev[4].second, "[DONE]");
+  expect_split_invariant(text, ev);
+}
+
+TEST(SseParser, CrlfAndBareCrSeparatorsGiveTheSameEvents) {
+  const std::string lf = read_fixture("vllm_chat.sse");
+  const Events expected = parse_whole(lf);
+  ASSERT_EQ(expected.size(), 6u);
+  const std::string crlf = replace_all(lf, "\n", "\r\n");
+  EXPECT_EQ(parse_whole(crlf), expected);
+  expect_split_invariant(crlf, expected);
+  const std::string cr = replace_all(lf, "\n", "\r");
+  EXPECT_EQ(parse_whole(cr), expected);
+  expect_split_invariant(cr, expected);
+}
+
+TEST(SseParser, CommentsFieldsMultiLineDataAndTailWithoutBlankLine) {
+  const std::string text = read_fixture("gateway_mixed.sse");
+  const Events expected{
+      {"message", R"({"choices":[{"index":0,"text":"a"}]})"},
+      {"", "{\"choices\":\n[{\"index\":0,\"text\":\"b\"}],\n\"usage\":{\"prompt_tokens\":2,\"completion_tokens\":2}}"},
+      {"", "[DONE]"},  // the file ends after "data: [DONE]\n" with no blank line
+  };
+  EXPECT_EQ(parse_whole(text), expected);
+  expect_split_invariant(text, expected);
+}
+
+TEST(SseParser, UnterminatedLastLineIsDispatchedByFinish) {
+  const std::string text = "data: {\"a\":1}\n\ndata: [DONE]";
+  const Events expected{{"", "{\"a\":1}"}, {"", "[DONE]"}};
+  expect_split_invariant(text, expected);
+  // Without finish() the tail stays pending.
+  SseParser p;
+  int n = 0;
+  p.feed(text, [&](const SseParser::Event&) { ++n; });
+  EXPECT_EQ(n, 1);
+}
+
+TEST(SseParser, OnlySpaceAfterColonIsStrippedAndEmptyDataIsAnEvent) {
+  const Events ev = parse_whole("data:  two spaces\n\ndata\n\ndata:\n\n");
+  const Events expected{{"", " two spaces"}, {"", ""}, {"", ""}};
+  EXPECT_EQ(ev, expected);
+}
+
+TEST(SseParser, BlankLinesAndFieldsWithoutDataDispatchNothing) {
+  EXPECT_TRUE(parse_whole("\n\n\r\n: c\n\nevent: x\nid: 7\n\n").empty());
+  // The event name of an empty block must not leak into the next event.
+  const Events ev = parse_whole("event: x\n\ndata: y\n\n");
+  EXPECT_EQ(ev, (Events{{"", "y"}}));
+}
+
+TEST(SseParser, OversizedPartialEventIsReported) {
+  SseParser p;
+  p.max_event_bytes = 16;
+  auto ignore = [](const SseParser::Event&) {};
+  EXPECT_TRUE(p.feed("data: 0123456789", ignore));
+  EXPECT_FALSE(p.feed("abcdefghij", ignore));
+  p.reset();
+  EXPECT_TRUE(p.feed("data: ok\n\n", ignore));
+}
+
+TEST(SseParser, ResetDropsPartialState) {
+  SseParser p;
+  Events out;
+  auto sink = [&](const SseParser::Event& e) { out.emplace_back(e.event, e.data); };
+  p.feed("event: e\ndata: half", sink);
+  p.reset();
+  p.feed("data: whole\n\n", sink);
+  EXPECT_EQ(out, (Events{{"", "whole"}}));
+}
+
+}  // namespace
+}  // namespace sb

@@ -1,0 +1,192 @@
+// StreamDecoder on vLLM-shaped chunks (completions and chat), usage in both positions, errors and
+// malformed JSON; plus the fixtures pushed through SseParser -> StreamDecoder as the runner does.
+#include "protocol/stream_decoder.hpp"
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include "protocol/sse_parser.hpp"
+
+namespace sb {
+namespace {
+
+using Kind = ChunkInfo::Kind;
+
+TEST(StreamDecoder, CompletionsTokenChunk) {
+  StreamDecoder d(Api::completions);
+  ChunkInfo c;
+  ASSERT_TRUE(d.decode_chunk(
+      R"({"id":"x","choices":[{"index":0,"text":" Paris","logprobs":null,"finish_reason":null}],"usage":null})", c));
+  EXPECT_EQ(c.kind, Kind::token);
+  EXPECT_EQ(c.text, " Paris");
+  EXPECT_FALSE(c.finished);
+  EXPECT_FALSE(c.has_usage);
+}
+
+TEST(StreamDecoder, EscapesAreDecoded) {
+  StreamDecoder d(Api::completions);
+  ChunkInfo c;
+  ASSERT_TRUE(d.decode_chunk(R"({"choices":[{"text":"a\"b\n\u4f60"}]})", c));
+  EXPECT_EQ(c.text, "a\"b\n\xe4\xbd\xa0");
+}
+
+TEST(StreamDecoder, UsageInsideLastChoicesChunk) {
+  StreamDecoder d(Api::completions);
+  ChunkInfo c;
+  ASSERT_TRUE(d.decode_chunk(
+      R"({"choices":[{"text":"!","finish_reason":"length"}],"usage":{"prompt_tokens":5,"completion_tokens":9,"total_tokens":14}})", c));
+  EXPECT_EQ(c.kind, Kind::token);
+  EXPECT_TRUE(c.finished);
+  EXPECT_TRUE(c.has_usage);
+  EXPECT_EQ(c.prompt_tokens, 5);
+  EXPECT_EQ(c.completion_tokens, 9);
+}
+
+TEST(StreamDecoder, UsageInItsOwnChunkWithEmptyChoices) {
+  StreamDecoder d(Api::chat);
+  ChunkInfo c;
+  ASSERT_TRUE(d.decode_chunk(R"({"choices":[],"usage":{"prompt_tokens":12,"completion_tokens":4}})", c));
+  EXPECT_EQ(c.kind, Kind::usage_only);
+  EXPECT_EQ(c.prompt_tokens, 12);
+  EXPECT_EQ(c.completion_tokens, 4);
+}
+
+TEST(StreamDecoder, ChatRoleOnlyAndNullContentChunksAreTokenEvents) {
+  StreamDecoder d(Api::chat);
+  ChunkInfo c;
+  ASSERT_TRUE(d.decode_chunk(R"({"choices":[{"index":0,"delta":{"role":"assistant"},"finish_reason":null}]})", c));
+  EXPECT_EQ(c.kind, Kind::token);  // vLLM counts any non-empty choices (spec 3.3)
+  EXPECT_EQ(c.text, "");
+  ASSERT_TRUE(d.decode_chunk(R"({"choices":[{"delta":{"content":null,"reasoning_content":"r"},"finish_reason":"stop"}]})", c));
+  EXPECT_EQ(c.kind, Kind::token);
+  EXPECT_EQ(c.text, "");
+  EXPECT_TRUE(c.finished);
+  ASSERT_TRUE(d.decode_chunk(R"({"choices":[{"delta":{"content":"Hi"}}]})", c));
+  EXPECT_EQ(c.text, "Hi");
+}
+
+TEST(StreamDecoder, DoneWithSurroundingWhitespace) {
+  StreamDecoder d(Api::chat);
+  ChunkInfo c;
+  ASSERT_TRUE(d.decode_chunk(" [DONE]\r\n", c));
+  EXPECT_EQ(c.kind, Kind::done);
+}
+
+TEST(StreamDecoder, ErrorObjects) {
+  StreamDecoder d(Api::completions);
+  ChunkInfo c;
+  ASSERT_TRUE(d.decode_chunk(R"({"error":{"message":"overloaded","type":"server_error","code":503}})", c));
+  EXPECT_EQ(c.kind, Kind::error);
+  EXPECT_EQ(c.error_message, "overloaded");
+  ASSERT_TRUE(d.decode_chunk(R"({"object":"error","message":"max_tokens too large","type":"BadRequestError","code":400})", c));
+  EXPECT_EQ(c.kind, Kind::error);
+  EXPECT_EQ(c.error_message, "max_tokens too large");
+  ASSERT_TRUE(d.decode_chunk(R"({"error":"plain"})", c));
+  EXPECT_EQ(c.kind, Kind::error);
+  EXPECT_EQ(c.error_message, "plain");
+}
+
+TEST(StreamDecoder, MalformedJsonIsRejected) {
+  StreamDecoder d(Api::completions);
+  ChunkInfo c;
+  EXPECT_FALSE(d.decode_chunk(R"({"choices":[{"text":"a"})", c));
+  EXPECT_FALSE(d.decode_chunk(R"({"choices":[{"text":"a"}]} trailing)", c));
+  EXPECT_FALSE(d.decode_chunk(R"({"choices":[{"text":1}]})", c));
+  EXPECT_FALSE(d.decode_chunk("not json", c));
+  EXPECT_FALSE(d.decode_chunk("", c));
+  EXPECT_FALSE(d.decode_chunk("[1,2]", c));
+  // The decoder stays usable after an error.
+  ASSERT_TRUE(d.decode_chunk(R"({"choices":[{"text":"ok"}]})", c));
+  EXPECT_EQ(c.text, "ok");
+}
+
+TEST(StreamDecoder, OtherObjectsAreNeitherTokensNorUsage) {
+  StreamDecoder d(Api::completions);
+  ChunkInfo c;
+  ASSERT_TRUE(d.decode_chunk(R"({"id":"x","choices":[],"usage":null})", c));
+  EXPECT_EQ(c.kind, Kind::other);
+}
+
+TEST(StreamDecoder, NonStreamingBodies) {
+  StreamDecoder chat(Api::chat);
+  ChunkInfo c;
+  ASSERT_TRUE(chat.decode_body(
+      R"({"id":"c","object":"chat.completion","choices":[{"index":0,"message":{"role":"assistant","content":"Hello there"},"finish_reason":"stop"}],"usage":{"prompt_tokens":3,"completion_tokens":2,"total_tokens":5}})", c));
+  EXPECT_EQ(c.kind, Kind::token);
+  EXPECT_EQ(c.text, "Hello there");
+  EXPECT_EQ(c.completion_tokens, 2);
+  StreamDecoder cmpl(Api::completions);
+  ASSERT_TRUE(cmpl.decode_body(
+      "{\"choices\":[{\"text\":\"abc\",\"finish_reason\":\"length\"}],\"usage\":{\"prompt_tokens\":1,\"completion_tokens\":3}}\n", c));
+  EXPECT_EQ(c.text, "abc");
+  EXPECT_EQ(c.prompt_tokens, 1);
+  EXPECT_FALSE(cmpl.decode_body("{\"choices\":", c));
+}
+
+std::string read_fixture(const std::string& name) {
+  std::ifstream in(std::string(SB_SOURCE_DIR) + "/tests/protocol/data/" + name, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+// What the runner does per response: parse events, decode each, count tokens and collect text.
+struct StreamTally {
+  int token_events = 0, done = 0, usage_chunks = 0, completion_tokens = -1, prompt_tokens = -1;
+  std::string text;
+};
+
+StreamTally tally(const std::string& sse, Api api) {
+  SseParser p;
+  StreamDecoder d(api);
+  StreamTally t;
+  auto on_event = [&](const SseParser::Event& e) {
+    ChunkInfo c;
+    ASSERT_TRUE(d.decode_chunk(e.data, c)) << e.data;
+    if (c.kind == Kind::token) {
+      ++t.token_events;
+      t.text.append(c.text);
+    }
+    if (c.kind == Kind::done) ++t.done;
+    if (c.kind == Kind::usage_only) ++t.usage_chunks;
+    if (c.has_usage) {
+      t.completion_tokens = c.completion_tokens;
+      t.prompt_tokens = c.prompt_tokens;
+    }
+  };
+  p.feed(sse, on_event);
+  p.finish(on_event);
+  return t;
+}
+
+TEST(StreamDecoder, CompletionsFixtureEndToEnd) {
+  StreamTally t = tally(read_fixture("vllm_completions.sse"), Api::completions);
+  EXPECT_EQ(t.token_events, 3);
+  EXPECT_EQ(t.text, " Paris is the \"capital\"\n");
+  EXPECT_EQ(t.usage_chunks, 1);
+  EXPECT_EQ(t.completion_tokens, 3);
+  EXPECT_EQ(t.prompt_tokens, 7);
+  EXPECT_EQ(t.done, 1);
+}
+
+TEST(StreamDecoder, ChatFixtureEndToEnd) {
+  StreamTally t = tally(read_fixture("vllm_chat.sse"), Api::chat);
+  EXPECT_EQ(t.token_events, 4);  // role chunk + 2 content chunks + null-content finish chunk
+  EXPECT_EQ(t.text, "Bonjour \xe4\xbd\xa0\xe5\xa5\xbd");
+  EXPECT_EQ(t.completion_tokens, 4);
+  EXPECT_EQ(t.done, 1);
+}
+
+TEST(StreamDecoder, GatewayFixtureMultiLineDataDecodes) {
+  StreamTally t = tally(read_fixture("gateway_mixed.sse"), Api::completions);
+  EXPECT_EQ(t.token_events, 2);
+  EXPECT_EQ(t.text, "ab");
+  EXPECT_EQ(t.completion_tokens, 2);
+  EXPECT_EQ(t.usage_chunks, 0);  // usage rode along with the second choices chunk
+}
+
+}  // namespace
+}  // namespace sb

@@ -1,0 +1,97 @@
+// Tests for src/report/console_summary.cpp. console_vllm.golden is written by vLLM's own print
+// statements (tests/data/report/make_console_golden.py); console_extras.golden is ours
+// (regenerate: SB_UPDATE_GOLDEN=1 ./sb_report_tests, review the diff).
+#include "report/console_summary.hpp"
+
+#include <gtest/gtest.h>
+
+#include <fmt/format.h>
+
+#include "report/golden.hpp"
+#include "report/sample_stage.hpp"
+
+namespace sb {
+namespace {
+
+ConsoleOptions sample_options() {
+  ConsoleOptions opt;
+  opt.percentile_metrics = {"ttft", "tpot", "itl", "e2el"};
+  opt.metric_percentiles = {99.9, 99};
+  opt.goodput = true;
+  return opt;
+}
+
+TEST(ConsoleSummary, VllmBlockMatchesPythonOutput) {
+  EXPECT_EQ(format_vllm_console(testdata::sample_stage(), sample_options()),
+            testdata::read_file(testdata::golden_path("console_vllm.golden")));
+}
+
+TEST(ConsoleSummary, OpenLoopRowsAndSections) {
+  StageSummary s = testdata::sample_stage();
+  s.load.max_concurrency.reset();
+  s.load.request_rate = 4;
+  ConsoleOptions opt;  // defaults: ttft,tpot,itl and P99; no goodput
+  const std::string text = format_vllm_console(s, opt);
+  EXPECT_NE(text.find("Request rate configured (RPS):           4.00      \n"), std::string::npos);
+  EXPECT_EQ(text.find("Maximum request concurrency"), std::string::npos);
+  EXPECT_EQ(text.find("goodput"), std::string::npos);
+  EXPECT_EQ(text.find("End-to-end Latency"), std::string::npos);
+  EXPECT_EQ(text.find("Client-side Queueing"), std::string::npos);
+  EXPECT_NE(text.find("P99 ITL (ms):                            46.00     \n"), std::string::npos);
+  s.load.max_concurrency = 8;  // finite rate + limit: both queue sections
+  const std::string limited = format_vllm_console(s, opt);
+  EXPECT_NE(limited.find("\n--------Queue-inclusive End-to-end Latency--------\n"), std::string::npos);
+  EXPECT_NE(limited.find("Mean E2EL incl. Client Queue (ms):       3125.00   \n"), std::string::npos);
+}
+
+TEST(ConsoleSummary, NoTokenizerDropsTokenRows) {
+  ConsoleOptions opt = sample_options();
+  opt.has_tokenizer = false;
+  const std::string text = format_vllm_console(testdata::sample_stage(), opt);
+  EXPECT_EQ(text.find("Total generated tokens"), std::string::npos);
+  EXPECT_EQ(text.find("TTFT"), std::string::npos);
+  EXPECT_NE(text.find("Mean E2EL (ms)"), std::string::npos);
+}
+
+TEST(ConsoleSummary, ExtrasGolden) {
+  StageSummary s = testdata::sample_stage();
+  s.load.request_rate = 4;
+  s.schedule_lag = ScheduleLag{0.5, 12.25, 40};
+  s.client_saturated = true;
+  s.errors["timeout"] = {1, "read idle for 300 s", {}};
+  s.completed = 97;
+  const std::string text = format_console_extras(s);
+  EXPECT_EQ(text, testdata::golden("console_extras.golden", text));
+  EXPECT_NE(text.find("  http_error: 2 [HTTP 503 x2] e.g. Service Unavailable\n"), std::string::npos);
+}
+
+TEST(ConsoleSummary, NoExtrasWhenClean) {
+  StageSummary s = testdata::sample_stage();
+  s.errors.clear();
+  s.completed = s.sent;
+  EXPECT_EQ(format_console_extras(s), "");
+}
+
+}  // namespace
+}  // namespace sb
+
+namespace sb {
+namespace {
+
+TEST(ConsoleSummary, FailedRequestsCappedAtTen) {
+  std::vector<RequestRecord> records(14);
+  for (std::size_t i = 0; i < records.size(); ++i) {
+    records[i].outcome = i == 0 ? Outcome::ok : Outcome::timeout;
+    records[i].error = fmt::format("e{}", i);
+  }
+  records[0].token_ns = {5};
+  const std::string text = format_failed_requests(records);
+  EXPECT_EQ(text.rfind("Failed requests during benchmark run detected (capping to 10):\nError 0: e1\n", 0), 0u);
+  EXPECT_NE(text.find("Error 9: e10\n"), std::string::npos);
+  EXPECT_EQ(text.find("e11"), std::string::npos);
+  records.resize(1);
+  EXPECT_EQ(format_failed_requests(records), "");
+}
+
+}  // namespace
+}  // namespace sb

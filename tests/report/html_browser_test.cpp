@@ -1,0 +1,74 @@
+// The HTML report in headless Chromium: tests/browser/check_report.js loads it and checks console
+// errors, points in every chart, the knee marker and a non-blank screenshot.
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include <unistd.h>
+
+#include <gtest/gtest.h>
+
+#include "report/html_report.hpp"
+
+namespace sb::html {
+namespace {
+
+namespace fs = std::filesystem;
+
+Document two_runs() {
+  Document d;
+  d.title = "browser check";
+  d.log_x = true;
+  d.table_header = {"load", "req/s"};
+  const double scale[] = {1.0, 1.3};
+  for (int r = 0; r < 2; ++r) {
+    RunView v;
+    v.label = r == 0 ? "baseline" : "tuned";
+    v.x = {1, 2, 4, 8, 16, 32, 64};
+    const double rps[] = {2, 4, 8, 16, 32, 34, 33};
+    const double ttft[] = {50, 50, 52, 55, 60, 200, 800};
+    for (std::size_t i = 0; i < v.x.size(); ++i) {
+      v.metrics["request_throughput"].push_back(rps[i] * scale[r]);
+      v.metrics["output_throughput"].push_back(rps[i] * 128 * scale[r]);
+      v.metrics["total_token_throughput"].push_back(rps[i] * 640 * scale[r]);
+      v.metrics["ttft_p50"].push_back(ttft[i] / 2 / scale[r]);
+      v.metrics["ttft_p99"].push_back(ttft[i] / scale[r]);
+      v.metrics["tpot_p50"].push_back(20 + i);
+      v.metrics["itl_p99"].push_back(40 + 2 * i);
+      v.table_rows.push_back({std::to_string(static_cast<int>(v.x[i])), std::to_string(rps[i])});
+      v.region_reasons.push_back("r");
+    }
+    v.knee = 4;
+    v.regions = {"linear", "linear", "linear", "linear", "linear", "plateau", "decline"};
+    v.knee_text = "knee at concurrency 16";
+    d.runs.push_back(v);
+  }
+  return d;
+}
+
+bool on_path(const char* tool) {
+  return std::system((std::string("command -v ") + tool + " >/dev/null 2>&1").c_str()) == 0;
+}
+
+TEST(HtmlBrowser, LoadsDrawsMarksKneeAndScreenshots) {
+  if (!fs::exists("/usr/bin/chromium")) GTEST_SKIP() << "/usr/bin/chromium not installed";
+  if (!on_path("node")) GTEST_SKIP() << "node not on PATH";
+  const fs::path src(SB_SOURCE_DIR);
+  if (!fs::exists(src / "tools/node_modules/playwright-core"))
+    GTEST_SKIP() << "tools/node_modules/playwright-core missing (npm ci in tools/)";
+  const fs::path dir = fs::temp_directory_path() / ("sb-html-browser-" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  const fs::path html = dir / "report.html", png = dir / "report.png";
+  std::ofstream(html) << render(two_runs());
+  const std::string cmd = "node '" + (src / "tests/browser/check_report.js").string() + "' '" + html.string() +
+                          "' '" + png.string() + "'";
+  const int rc = std::system(cmd.c_str());
+  EXPECT_EQ(rc, 0) << cmd;
+  if (rc == 0) EXPECT_GT(fs::file_size(png), 20000u);
+  fs::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace sb::html

@@ -1,0 +1,113 @@
+// Tests for src/report/jsonl_sink.cpp: exact line text (docs/results-format.md §3 key order) and
+// whole, parseable lines when several threads write at once.
+#include "report/jsonl_sink.hpp"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <set>
+#include <sstream>
+#include <thread>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "core/error.hpp"
+#include "report/golden.hpp"
+
+namespace sb {
+namespace {
+
+RequestRecord ok_record() {
+  RequestRecord r;
+  r.index = 7;
+  r.intended_ns = 500'000'000;
+  r.sent_ns = 502'500'000;
+  r.first_byte_ns = 600'000'000;
+  r.token_ns = {602'500'000, 622'500'000, 652'500'000};  // ttft 100, itl 20 and 30
+  r.done_ns = 653'000'000;
+  r.prompt_tokens = 12;
+  r.dataset_prompt_tokens = 11;
+  r.output_tokens = 3;
+  r.expected_output_tokens = 3;
+  r.token_source = TokenSource::usage_chunk;
+  return r;
+}
+
+TEST(JsonlSink, OkLine) {
+  std::string line;
+  format_request_line(line, 2, ok_record(), "bench-1a2b-7");
+  // e2el 150; tpot (150 - 100) / 2 = 25.
+  EXPECT_EQ(line,
+            "{\"stage\": 2, \"index\": 7, \"request_id\": \"bench-1a2b-7\", \"outcome\": \"ok\", "
+            "\"http_status\": 0, \"error\": \"\", \"intended_ms\": 500.0, \"sent_ms\": 502.5, "
+            "\"first_byte_ms\": 600.0, \"done_ms\": 653.0, \"ttft_ms\": 100.0, \"e2el_ms\": 150.0, "
+            "\"tpot_ms\": 25.0, \"itl_ms\": [20.0, 30.0], \"prompt_tokens\": 12, \"output_tokens\": 3, "
+            "\"expected_output_tokens\": 3, \"token_source\": \"usage_chunk\", \"aborted\": false}");
+}
+
+TEST(JsonlSink, FailedLine) {
+  RequestRecord r;
+  r.index = 3;
+  r.outcome = Outcome::http_error;
+  r.http_status = 503;
+  r.error = "Service \"Unavailable\"";
+  r.sent_ns = 1'000'000;
+  r.done_ns = 2'000'000;
+  r.aborted = true;
+  std::string line;
+  format_request_line(line, 0, r, "id-3");
+  EXPECT_EQ(line,
+            "{\"stage\": 0, \"index\": 3, \"request_id\": \"id-3\", \"outcome\": \"http_error\", "
+            "\"http_status\": 503, \"error\": \"Service \\\"Unavailable\\\"\", \"intended_ms\": 0.0, "
+            "\"sent_ms\": 1.0, \"first_byte_ms\": null, \"done_ms\": 2.0, \"ttft_ms\": null, "
+            "\"e2el_ms\": null, \"tpot_ms\": null, \"itl_ms\": [], \"prompt_tokens\": -1, "
+            "\"output_tokens\": 0, \"expected_output_tokens\": 0, \"token_source\": \"none\", "
+            "\"aborted\": true}");
+}
+
+TEST(JsonlSink, ConcurrentWritersProduceWholeLines) {
+  const auto path = (std::filesystem::temp_directory_path() / "sb_jsonl_sink_test.jsonl").string();
+  constexpr int kThreads = 4, kPerThread = 250;
+  {
+    JsonlSink sink(path);
+    std::vector<std::thread> threads;
+    for (int t = 0; t < kThreads; ++t) {
+      threads.emplace_back([&sink, t] {
+        RequestRecord r = ok_record();
+        for (int i = 0; i < kPerThread; ++i) {
+          r.index = static_cast<std::uint32_t>(t * kPerThread + i);
+          sink.write(1, r, "req-" + std::to_string(r.index));
+        }
+      });
+    }
+    for (auto& th : threads) th.join();
+    EXPECT_EQ(sink.lines_written(), kThreads * kPerThread);
+    EXPECT_FALSE(sink.write_failed());
+  }
+  std::istringstream in(testdata::read_file(path));
+  std::set<int> seen;
+  for (std::string line; std::getline(in, line);) {
+    const auto j = nlohmann::json::parse(line);  // throws on a torn line
+    seen.insert(j["index"].get<int>());
+    EXPECT_EQ(j["request_id"], "req-" + std::to_string(j["index"].get<int>()));
+  }
+  EXPECT_EQ(seen.size(), static_cast<std::size_t>(kThreads * kPerThread));
+  std::filesystem::remove(path);
+}
+
+TEST(JsonlSink, LinesAreOnDiskBeforeTheSinkCloses) {
+  const auto path = (std::filesystem::temp_directory_path() / "sb_jsonl_flush_test.jsonl").string();
+  JsonlSink sink(path);
+  sink.write(0, ok_record(), "a");
+  // Flushed per record: another reader sees the line while the sink is still open.
+  EXPECT_EQ(testdata::read_file(path).back(), '\n');
+  std::filesystem::remove(path);
+}
+
+TEST(JsonlSink, UnwritablePathIsAUserError) {
+  EXPECT_THROW(JsonlSink("/nonexistent-dir/x.jsonl"), UserError);
+}
+
+}  // namespace
+}  // namespace sb

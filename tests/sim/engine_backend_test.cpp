@@ -1,0 +1,82 @@
+#include "sim/engine_backend.hpp"
+
+#include <ctime>
+#include <filesystem>
+#include <fstream>
+#include <gtest/gtest.h>
+#include <sstream>
+
+#include "engine_test_util.hpp"
+#include "sim/virtual_clock.hpp"
+
+namespace sb::sim {
+namespace {
+
+std::string read_all(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+std::size_t count_lines(const std::string& text) {
+  return static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n'));
+}
+
+TEST(EngineBackend, ProfilingWithoutATraceFileIsRefused) {
+  EngineBackend backend(testing_util::make_config("llama-3.2-1b", "h100"), {});
+  EXPECT_FALSE(backend.start_profile(0));
+  EXPECT_FALSE(backend.stop_profile(0));
+}
+
+TEST(EngineBackend, WritesStepsOnlyWhileProfiling) {
+  const std::string path = ::testing::TempDir() + "/sb_engine_trace_v3.csv";
+  EngineBackend backend(testing_util::make_config("llama-3.2-1b", "mi300x"), {path, TraceFormat::rocprofv3});
+  std::vector<TokenEvent> events;
+  backend.submit({0, 32, 3, true, 0}, 0);
+  Nanos t = *backend.advance(0, events);  // step 1 runs unrecorded
+  ASSERT_TRUE(backend.start_profile(t));
+  while (auto next = backend.advance(t, events)) t = *next;  // steps 2 and 3 recorded
+  ASSERT_TRUE(backend.stop_profile(t));
+  const std::string text = read_all(path);
+  // 16 layers × 10 kernels + H2D copy + 4 head kernels per step, two steps, one header.
+  EXPECT_EQ(count_lines(text), 1u + 2 * (1 + 16 * 10 + 4));
+  EXPECT_NE(text.find("\"KERNEL_DISPATCH\",\"Agent 2\""), std::string::npos);
+
+  // Timestamps are CLOCK_BOOTTIME ns: the first row's start is near "now" in that clock.
+  timespec boot{};
+  clock_gettime(CLOCK_BOOTTIME, &boot);
+  const std::string row = text.substr(text.find('\n') + 1);
+  std::size_t pos = 0;
+  for (int i = 0; i < 9; ++i) pos = row.find(',', pos) + 1;
+  const long long start = std::stoll(row.substr(pos));
+  const long long boot_ns = static_cast<long long>(boot.tv_sec) * 1'000'000'000 + boot.tv_nsec;
+  EXPECT_LT(std::llabs(boot_ns - start), 3'600'000'000'000LL) << "start " << start << " vs boottime " << boot_ns;
+
+  const std::string meta = read_all(path + ".servebench.json");
+  EXPECT_NE(meta.find("\"simulated\": true"), std::string::npos);
+  EXPECT_NE(meta.find("\"clock_domain\": \"CLOCK_BOOTTIME_ns\""), std::string::npos);
+  std::filesystem::remove(path);
+  std::filesystem::remove(path + ".servebench.json");
+}
+
+TEST(EngineBackend, StopsRecordingAtTheRowLimit) {
+  const std::string path = ::testing::TempDir() + "/sb_engine_trace_cap.csv";
+  EngineBackend backend(testing_util::make_config("llama-3.2-1b", "h100"), {path, TraceFormat::nsys, 400});
+  ASSERT_TRUE(backend.start_profile(0));
+  std::vector<TokenEvent> events;
+  backend.submit({0, 32, 5, true, 0}, 0);
+  for (auto t = backend.advance(0, events); t; t = backend.advance(*t, events)) {
+  }
+  ASSERT_TRUE(backend.stop_profile(0));
+  EXPECT_EQ(events.size(), 5u);  // the engine itself is unaffected
+  // 165 rows per step: two whole steps fit in 400, the third would not.
+  EXPECT_EQ(count_lines(read_all(path)), 1u + 2 * 165);
+  const std::string meta = read_all(path + ".servebench.json");
+  EXPECT_NE(meta.find("\"rows\": 330, \"truncated\": true"), std::string::npos) << meta;
+  std::filesystem::remove(path);
+  std::filesystem::remove(path + ".servebench.json");
+}
+
+}  // namespace
+}  // namespace sb::sim

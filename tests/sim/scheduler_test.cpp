@@ -1,0 +1,120 @@
+#include "sim/scheduler.hpp"
+
+#include <gtest/gtest.h>
+
+namespace sb::sim {
+namespace {
+
+Sequence seq(std::uint64_t id, int prompt, int out = 8) {
+  Sequence s;
+  s.id = id;
+  s.prompt_tokens = prompt;
+  s.max_tokens = out;
+  s.target_output_tokens = out;
+  return s;
+}
+
+// Applies a step the way the engine does: KV computed, a token when the chunk reaches the end.
+void complete(Scheduler& sched, const StepPlan& plan) {
+  for (const ScheduledChunk& c : plan.chunks) {
+    Sequence& s = sched.seq(c.slot);
+    s.computed += c.tokens;
+    if (c.samples) ++s.generated;
+  }
+}
+
+TEST(Scheduler, ChunksPrefillWithinTheTokenBudget) {
+  KvCache kv(1000, 16);
+  Scheduler sched({8, 100, true}, kv);
+  sched.add(seq(1, 250));
+  StepPlan plan;
+  sched.schedule(plan, 0);
+  ASSERT_EQ(plan.chunks.size(), 1u);
+  EXPECT_EQ(plan.chunks[0].tokens, 100);
+  EXPECT_FALSE(plan.chunks[0].samples);
+  EXPECT_EQ(plan.shape.prefill_tokens, 100);
+  EXPECT_DOUBLE_EQ(plan.shape.attention_pairs, 100.0 * 101 / 2);
+  complete(sched, plan);
+  sched.schedule(plan, 1);
+  EXPECT_EQ(plan.chunks[0].tokens, 100);
+  // Second chunk attends to 100 cached tokens plus itself: 100·100 + 100·101/2.
+  EXPECT_DOUBLE_EQ(plan.shape.attention_pairs, 100.0 * 100 + 100.0 * 101 / 2);
+  EXPECT_EQ(plan.shape.kv_tokens_read, 100);
+  complete(sched, plan);
+  sched.schedule(plan, 2);
+  EXPECT_EQ(plan.chunks[0].tokens, 50);
+  EXPECT_TRUE(plan.chunks[0].samples);
+  complete(sched, plan);
+  sched.schedule(plan, 3);
+  EXPECT_EQ(plan.shape.decode_tokens, 1);
+  EXPECT_EQ(plan.shape.prefill_tokens, 0);
+}
+
+TEST(Scheduler, WithoutChunkingALongPromptBlocksTheQueue) {
+  KvCache kv(1000, 16);
+  Scheduler sched({8, 100, false}, kv);
+  sched.add(seq(1, 60));
+  sched.add(seq(2, 60));  // does not fit beside #1 in 100 tokens
+  sched.add(seq(3, 10));  // FCFS: may not overtake #2
+  StepPlan plan;
+  sched.schedule(plan, 0);
+  ASSERT_EQ(plan.chunks.size(), 1u);
+  EXPECT_EQ(sched.num_running(), 1u);
+  EXPECT_EQ(sched.num_waiting(), 2u);
+}
+
+TEST(Scheduler, RunningDecodesComeFirstAndSeqLimitHolds) {
+  KvCache kv(1000, 16);
+  Scheduler sched({2, 1000, true}, kv);
+  sched.add(seq(1, 10));
+  sched.add(seq(2, 10));
+  sched.add(seq(3, 10));
+  StepPlan plan;
+  sched.schedule(plan, 5);
+  EXPECT_EQ(plan.chunks.size(), 2u);  // max_num_seqs = 2
+  EXPECT_EQ(sched.seq(0).first_scheduled_ns, 5);
+  EXPECT_EQ(sched.seq(2).first_scheduled_ns, -1);
+  complete(sched, plan);
+  sched.schedule(plan, 6);
+  EXPECT_EQ(plan.shape.decode_tokens, 2);
+  EXPECT_EQ(sched.num_waiting(), 1u);
+}
+
+TEST(Scheduler, PreemptsTheNewestWhenBlocksRunOut) {
+  // 4 blocks of 4 tokens: two sequences of 8 prompt tokens fill the cache exactly.
+  KvCache kv(4, 4);
+  Scheduler sched({8, 100, true}, kv);
+  sched.add(seq(1, 8));
+  sched.add(seq(2, 8));
+  StepPlan plan;
+  sched.schedule(plan, 0);
+  ASSERT_EQ(plan.chunks.size(), 2u);
+  complete(sched, plan);
+  EXPECT_EQ(kv.free_blocks(), 0);
+  // Each now needs a 9th token slot: #1 grows by preempting #2 (the newest), which recomputes.
+  sched.schedule(plan, 1);
+  EXPECT_EQ(plan.preempted, 1);
+  EXPECT_EQ(sched.preemptions(), 1u);
+  ASSERT_EQ(plan.chunks.size(), 1u);
+  EXPECT_EQ(sched.seq(plan.chunks[0].slot).id, 1u);
+  EXPECT_EQ(sched.num_waiting(), 1u);
+  EXPECT_EQ(sched.seq(1).computed, 0);  // recompute from scratch
+  EXPECT_EQ(sched.seq(1).blocks, 0);
+}
+
+TEST(Scheduler, RemoveAndRetireFreeBlocksAndSlots) {
+  KvCache kv(10, 16);
+  Scheduler sched({8, 100, true}, kv);
+  sched.add(seq(7, 30));
+  StepPlan plan;
+  sched.schedule(plan, 0);
+  EXPECT_EQ(kv.free_blocks(), 8);
+  EXPECT_TRUE(sched.remove(7));
+  EXPECT_FALSE(sched.remove(7));
+  EXPECT_EQ(kv.free_blocks(), 10);
+  EXPECT_FALSE(sched.has_work());
+  EXPECT_EQ(sched.add(seq(8, 5)), 0);  // slot reused
+}
+
+}  // namespace
+}  // namespace sb::sim

@@ -1,0 +1,74 @@
+#include "sim/server_routes.hpp"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "tokenizer/tokenizer.hpp"
+
+namespace sb::sim {
+namespace {
+
+TEST(ServerRoutes, ModelsListsTheServedIdAndRoot) {
+  const Reply r = models_reply({"sim-model", "", 8192, 1700000000});
+  EXPECT_EQ(r.status, 200);
+  const auto j = nlohmann::json::parse(r.body);
+  EXPECT_EQ(j["object"], "list");
+  ASSERT_EQ(j["data"].size(), 1u);
+  EXPECT_EQ(j["data"][0]["id"], "sim-model");
+  EXPECT_EQ(j["data"][0]["root"], "sim-model");  // root defaults to the id
+  EXPECT_EQ(j["data"][0]["max_model_len"], 8192);
+  EXPECT_EQ(nlohmann::json::parse(models_reply({"a", "/m/b", 1, 0}).body)["data"][0]["root"], "/m/b");
+}
+
+TEST(ServerRoutes, ApiKeyCheck) {
+  EXPECT_TRUE(authorized("", ""));
+  EXPECT_TRUE(authorized("anything", ""));
+  EXPECT_TRUE(authorized("Bearer s3cret", "s3cret"));
+  EXPECT_FALSE(authorized("Bearer s3cre", "s3cret"));
+  EXPECT_FALSE(authorized("bearer s3cret", "s3cret"));
+  EXPECT_FALSE(authorized("", "s3cret"));
+  EXPECT_FALSE(authorized("Bearer s3cretX", "s3cret"));
+}
+
+TEST(ServerRoutes, UnknownModelIs404WithVllmMessage) {
+  const Reply r = unknown_model_reply("gpt-x");
+  EXPECT_EQ(r.status, 404);
+  const auto j = nlohmann::json::parse(r.body);
+  EXPECT_EQ(j["error"]["message"], "The model `gpt-x` does not exist.");
+  EXPECT_EQ(j["error"]["type"], "NotFoundError");
+  EXPECT_EQ(j["error"]["code"], 404);
+}
+
+class TokenizeRoutes : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() { tok_ = Tokenizer::load(SB_SHARED_DIR "/fixtures/tokenizers/llama3"); }
+  static void TearDownTestSuite() { tok_.reset(); }
+  static std::unique_ptr<Tokenizer> tok_;
+};
+std::unique_ptr<Tokenizer> TokenizeRoutes::tok_;
+
+TEST_F(TokenizeRoutes, TokenizeKnownIds) {
+  // Reference ids from the HF `tokenizers` Node binding: "Hello world" -> [9906, 1917].
+  const Reply r = tokenize_reply(R"({"model":"m","prompt":"Hello world","add_special_tokens":false})", *tok_,
+                                 {"m", "", 2048, 0});
+  ASSERT_EQ(r.status, 200) << r.body;
+  EXPECT_EQ(r.body, R"({"count":2,"max_model_len":2048,"tokens":[9906,1917],"token_strs":null})");
+}
+
+TEST_F(TokenizeRoutes, TokenizeChatMessagesAndDetokenize) {
+  const Reply t = tokenize_reply(R"({"messages":[{"role":"user","content":"Hello world"}]})", *tok_, {"m", "", 1, 0});
+  EXPECT_EQ(nlohmann::json::parse(t.body)["count"], 2);
+  const Reply d = detokenize_reply(R"({"model":"m","tokens":[9906,1917]})", *tok_);
+  ASSERT_EQ(d.status, 200);
+  EXPECT_EQ(d.body, R"({"prompt":"Hello world"})");
+}
+
+TEST_F(TokenizeRoutes, BadBodiesAre400) {
+  EXPECT_EQ(tokenize_reply("{", *tok_, {}).status, 400);
+  EXPECT_EQ(tokenize_reply(R"({"prompt":5})", *tok_, {}).status, 400);
+  EXPECT_EQ(detokenize_reply(R"({"tokens":"x"})", *tok_).status, 400);
+  EXPECT_EQ(detokenize_reply(R"({"tokens":[1.5]})", *tok_).status, 400);
+}
+
+}  // namespace
+}  // namespace sb::sim

@@ -1,0 +1,42 @@
+#include "trace/gunzip.hpp"
+
+#include <gtest/gtest.h>
+
+#include "core/error.hpp"
+#include "fixtures.hpp"
+
+namespace sb::trace {
+namespace {
+
+// vLLM's default output is the .json.gz twin of the plain fixture (same bytes once decompressed).
+TEST(Gunzip, DecompressesTheTorchFixtureOrRefusesWithAHint) {
+  const std::string gz = testing::fixture_text(std::string(testing::kTorchFile) + ".gz");
+  if (!gzip_supported()) {
+    try {
+      gunzip(gz, "t.json.gz");
+      FAIL() << "no error";
+    } catch (const UserError& e) {
+      EXPECT_STREQ(e.what(), "t.json.gz: gzip-compressed trace: run 'gunzip -k' first (this build reads plain JSON)");
+    }
+    return;
+  }
+  EXPECT_EQ(gunzip(gz, "t.json.gz"), testing::fixture_text(testing::kTorchFile));
+  for (const std::size_t cut : {std::size_t{0}, std::size_t{10}, gz.size() / 2, gz.size() - 1}) {
+    EXPECT_THROW(gunzip(gz.substr(0, cut), "t.json.gz"), UserError) << cut;
+  }
+}
+
+TEST(Gunzip, LoadingAGzipTraceGivesThePlainTracesEvents) {
+  const std::string gz_path = testing::fixture(std::string(testing::kTorchFile) + ".gz");
+  if (!gzip_supported()) {
+    EXPECT_THROW(load_trace_file(gz_path), UserError);
+    return;
+  }
+  const KernelTrace from_gz = load_trace_file(gz_path);
+  const KernelTrace plain = load_trace_file(testing::fixture(testing::kTorchFile));
+  ASSERT_EQ(from_gz.events.size(), plain.events.size());
+  for (std::size_t i = 0; i < plain.events.size(); ++i) EXPECT_EQ(from_gz.events[i].start_ns, plain.events[i].start_ns);
+}
+
+}  // namespace
+}  // namespace sb::trace

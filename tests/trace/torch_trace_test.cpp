@@ -1,0 +1,88 @@
+#include "trace/torch_trace.hpp"
+
+#include <algorithm>
+#include <gtest/gtest.h>
+
+#include "core/error.hpp"
+#include "fixtures.hpp"
+#include "trace/nsys.hpp"
+
+namespace sb::trace {
+namespace {
+
+// The authored torch trace and nsys CSV describe the same 36 GPU operations; the torch trace puts
+// the nsys session start at Unix 1763647350.0 s (fixtures/README.md).
+constexpr std::int64_t kSessionStartUnixNs = 1'763'647'350'000'000'000;
+
+std::vector<KernelEvent> by_start(std::vector<KernelEvent> v) {
+  std::stable_sort(v.begin(), v.end(), [](auto& a, auto& b) { return a.start_ns < b.start_ns; });
+  return v;
+}
+
+TEST(TorchTrace, GpuEventsMatchTheNsysViewOfTheSameRunToTheNanosecond) {
+  const KernelTrace torch = parse_torch_trace(testing::fixture_text(testing::kTorchFile), "rank0.pt.trace.json");
+  const KernelTrace nsys = parse_nsys_gpu_trace(
+      testing::fixture_text(std::string(testing::kNsysDir) + "vllm_cuda_gpu_trace.csv"), "trace.csv");
+  EXPECT_EQ(torch.source_format, "torch");
+  EXPECT_EQ(torch.clock_domain, "unix");
+  EXPECT_EQ(torch.unix_offset_ns, 0);
+  const auto t = by_start(torch.events);
+  const auto n = by_start(nsys.events);
+  ASSERT_EQ(t.size(), 36u);  // 31 kernels + 4 memcpy + 1 memset; cpu_op, runtime, flows, metadata skipped
+  ASSERT_EQ(t.size(), n.size());
+  for (std::size_t i = 0; i < t.size(); ++i) {
+    EXPECT_EQ(t[i].start_ns, n[i].start_ns + kSessionStartUnixNs) << i << " " << t[i].name;
+    EXPECT_EQ(t[i].end_ns, n[i].end_ns + kSessionStartUnixNs) << i << " " << t[i].name;
+    EXPECT_EQ(t[i].kind, n[i].kind) << t[i].name;
+    EXPECT_EQ(t[i].correlation, n[i].correlation) << t[i].name;
+    EXPECT_EQ(t[i].stream, 7);
+    EXPECT_EQ(t[i].device, 0);
+  }
+  EXPECT_EQ(t[0].name, "Memcpy HtoD (Pinned -> Device)");
+  EXPECT_EQ(t[0].bytes, 128);
+}
+
+TEST(TorchTrace, AcceptsStringPidsAndOldAbsoluteTimestamps) {
+  const std::string old = R"({"traceEvents":[{"ph":"M","pid":"Spans","name":"process_name"},
+    {"ph":"X","cat":"kernel","name":"k","pid":"1","tid":"3","ts":1700000000000001,"dur":2,"args":{}},
+    {"ph":"X","cat":"cpu_op","name":"aten::mm","pid":99,"tid":99,"ts":1700000000000000,"dur":5}]})";
+  const KernelTrace t = parse_torch_trace(old, "old.json");
+  ASSERT_EQ(t.events.size(), 1u);
+  EXPECT_EQ(t.events[0].start_ns, 1'700'000'000'000'001'000);
+  EXPECT_EQ(t.events[0].duration_ns(), 2000);
+  EXPECT_EQ(t.events[0].device, 1);
+  EXPECT_EQ(t.events[0].stream, 3);
+  EXPECT_EQ(t.clock_domain, "unix");
+
+  const KernelTrace rel = parse_torch_trace(R"({"traceEvents":[{"ph":"X","cat":"kernel","name":"k","ts":5.5,"dur":1}]})", "r.json");
+  EXPECT_EQ(rel.clock_domain, "unknown");
+  EXPECT_FALSE(rel.unix_offset_ns);
+  EXPECT_EQ(rel.events[0].start_ns, 5500);
+}
+
+TEST(TorchTrace, GzipTruncatedAndMalformedInputAreOneLineErrors) {
+  const std::string gz = testing::fixture_text(std::string(testing::kTorchFile) + ".gz");
+  EXPECT_TRUE(is_gzip(gz));
+  try {
+    parse_torch_trace(gz, "t.json.gz");
+    FAIL() << "no error";
+  } catch (const UserError& e) {
+    EXPECT_STREQ(e.what(), "t.json.gz: gzip-compressed trace: decompress it first (gunzip -k)");
+  }
+  const std::string text = testing::fixture_text(testing::kTorchFile);
+  for (std::size_t n = 0; n < text.size(); n += 997) {
+    EXPECT_THROW(parse_torch_trace(text.substr(0, n), "cut.json"), UserError) << n;
+  }
+  EXPECT_THROW(parse_torch_trace(R"({"traceEvents":{}})", "x.json"), UserError);
+  EXPECT_THROW(parse_torch_trace(R"({"traceEvents":[{"ph":"X","cat":"kernel","name":"k","dur":1}]})", "x.json"),
+               UserError);
+}
+
+TEST(TorchTrace, Sniffing) {
+  EXPECT_TRUE(looks_like_torch_trace(testing::fixture_text(testing::kTorchFile).substr(0, 4096)));
+  EXPECT_FALSE(looks_like_torch_trace("Start (ns),Duration (ns)"));
+  EXPECT_FALSE(looks_like_torch_trace("{\"simulated\": true}"));
+}
+
+}  // namespace
+}  // namespace sb::trace
