@@ -1,89 +1,113 @@
 // `servebench demo`: the zero-setup main job. Starts the simulator in-process on a free loopback
-// port (fixed costs with a server-side concurrency limit, so the curve has a knee), runs the
-// staircase 1 2 4 8 16 32 64 through the same pipeline as `servebench run`, prints the table and
-// the knee, and writes the sweep JSON under ./servebench-results/. About 40 s.
+// port (the continuous-batching engine: llama-3-8b on an H100, run 10x faster than the modelled
+// GPU so the demo takes about a minute), runs the concurrency staircase 1 2 4 … 256 through the
+// same pipeline as `servebench run`, prints the table and the knee, and writes the sweep JSON and
+// the HTML report under ./servebench-results/. `--quick`: a few seconds, for tests and a first look.
 #include <fmt/format.h>
 
 #include <ctime>
 #include <filesystem>
+#include <fstream>
 #include <memory>
+#include <string>
+#include <vector>
 
-#include "analyze/knee.hpp"
+#include "analyze/analysis.hpp"
+#include "analyze/html_view.hpp"
 #include "cli/commands.hpp"
 #include "cli/run_options.hpp"
 #include "cli/run_pipeline.hpp"
+#include "cli/sim_engine_flags.hpp"
 #include "core/error.hpp"
-#include "sim/fixed_cost.hpp"
+#include "report/html_report.hpp"
+#include "report/result_reader.hpp"
 #include "sim/server.hpp"
 
 namespace sb::cli {
 
 namespace {
 
-constexpr int kServerSlots = 16;  // the simulated server batches at most 16 requests: the knee
+constexpr double kTimeScale = 10;  // eng measured the knee through HTTP at this speed-up
+
+struct DemoPlan {
+  std::vector<std::string> concurrency;
+  int num_prompts = 0;
+  int input_len = 0, output_len = 0;
+};
+
+DemoPlan demo_plan(bool quick) {
+  if (quick) return {{"1", "4", "16", "64"}, 32, 128, 16};
+  return {{"1", "2", "4", "8", "16", "32", "64", "128", "256"}, 256, 256, 64};
+}
 
 std::unique_ptr<sim::Server> start_simulator() {
-  sim::FixedCostOptions costs;
-  costs.ttft_ms = 40;
-  costs.prefill_us_per_token = 20;
-  costs.itl_ms = 8;
-  costs.max_concurrency = kServerSlots;
+  EngineFlags engine;
+  engine.model_preset = "llama-3-8b";
+  engine.gpu_preset = "h100";
+  engine.time_scale = kTimeScale;
   sim::ServerOptions opt;
   opt.port = 0;
-  opt.served_model_name = "sim-model";
-  auto server = std::make_unique<sim::Server>(opt, std::make_unique<sim::FixedCostBackend>(costs));
+  opt.served_model_name = "llama-3-8b-sim";
+  auto server = std::make_unique<sim::Server>(opt, make_engine_backend(engine));
   server->start();
   return server;
 }
 
-RunConfig demo_config(std::uint16_t port, const std::string& output_json) {
+RunConfig demo_config(std::uint16_t port, const DemoPlan& plan, const std::string& output_json) {
   ParseInput in;
-  in.args = {"--port", std::to_string(port), "--num-prompts", "64", "--random-input-len", "64",
-             "--random-output-len", "32", "--concurrency", "1", "2", "4", "8", "16", "32", "64",
-             "--output-json", output_json, "--label", "demo"};
+  in.args = {"--port", std::to_string(port), "--num-prompts", std::to_string(plan.num_prompts),
+             "--random-input-len", std::to_string(plan.input_len), "--random-output-len",
+             std::to_string(plan.output_len), "--output-json", output_json, "--label", "demo", "--concurrency"};
+  in.args.insert(in.args.end(), plan.concurrency.begin(), plan.concurrency.end());
   in.env = [](const std::string&) -> std::optional<std::string> { return std::nullopt; };
   in.cwd = "/nonexistent";  // a ./servebench.toml meant for real servers must not leak in
   return *parse_run_options(in);
 }
 
-void print_knee(const RunResult& r) {
-  std::vector<double> load, rps, ttft;
-  for (const StageSummary& s : r.stages) {
-    load.push_back(static_cast<double>(s.load.max_concurrency.value_or(0)));
-    rps.push_back(s.request_throughput);
-    ttft.push_back(s.ttft.percentile_ms(50));
-  }
-  const analyze::CurveAnalysis a = analyze::analyze_curve({load, rps, ttft});
-  if (a.knee) {
-    std::printf("\nknee: concurrency %g (%.1f req/s): %s\n", load[*a.knee], rps[*a.knee], a.knee_reason.c_str());
+// The knee as `servebench report` finds it, from the sweep document just written; and the HTML.
+void analyze_and_report(const std::string& sweep_path, const std::string& html_path) {
+  const std::vector<results::Run> runs = results::read_runs({sweep_path});
+  const std::vector<analyze::RunAnalysis> analyses = analyze::analyze_runs(runs, analyze::AnalyzeOptions{});
+  const analyze::CurveAnalysis& curve = analyses.front().curve;
+  const std::vector<results::Stage>& stages = runs.front().stages;
+  if (curve.knee && *curve.knee < stages.size()) {
+    const results::Stage& k = stages[*curve.knee];
+    std::printf("\nknee: concurrency %g (%.1f req/s): %s\n", k.load_value, k.request_throughput,
+                curve.knee_reason.c_str());
   } else {
-    std::printf("\nknee: none within the tested range: %s\n", a.knee_reason.c_str());
+    std::printf("\nknee: none within the tested range: %s\n", curve.knee_reason.c_str());
   }
-  std::printf("(the simulated server runs at most %d requests at once; beyond that they queue, so TTFT grows)\n",
-              kServerSlots);
+  std::ofstream html(html_path, std::ios::binary);
+  if (!html || !(html << html::render(analyze::html_document(runs, analyses))))
+    throw UserError("demo: cannot write " + html_path);
+}
+
+int usage(const std::string& arg) {
+  std::printf("usage: servebench demo [--quick]\n\nRuns a concurrency staircase against an embedded simulated "
+              "server (llama-3-8b on an H100,\n%gx faster than real time) and writes the sweep JSON and an HTML "
+              "report under\n./servebench-results/. --quick: 4 short stages, a few seconds.\n", kTimeScale);
+  return to_int(arg == "--help" || arg == "-h" ? ExitCode::ok : ExitCode::config_error);
 }
 
 }  // namespace
 
 int demo_cmd(int argc, char** argv) {
-  if (argc > 1) {
-    std::printf("usage: servebench demo\n\nRuns a concurrency staircase against an embedded simulated server\n"
-                "and writes the results under ./servebench-results/.\n");
-    return to_int(std::string(argv[1]) == "--help" || std::string(argv[1]) == "-h" ? ExitCode::ok
-                                                                                     : ExitCode::config_error);
-  }
+  const bool quick = argc == 2 && std::string(argv[1]) == "--quick";
+  if (argc > 1 && !quick) return usage(argv[1]);
   std::filesystem::create_directories("servebench-results");
-  const std::string output =
-      fmt::format("servebench-results/demo-{}.json", static_cast<long long>(std::time(nullptr)));
+  const std::string stem = fmt::format("servebench-results/demo-{}", static_cast<long long>(std::time(nullptr)));
+  const DemoPlan plan = demo_plan(quick);
   auto server = start_simulator();
-  std::fprintf(stderr, "servebench demo: simulated server on http://127.0.0.1:%u (fixed costs: TTFT 40 ms, "
-               "ITL 8 ms, %d slots)\n", static_cast<unsigned>(server->port()), kServerSlots);
-  const RunConfig cfg = demo_config(server->port(), output);
-  PipelineIo io;
-  const RunResult result = run_pipeline(cfg, io);
+  std::fprintf(stderr, "servebench demo: simulated llama-3-8b on an H100 (%gx time scale) at http://127.0.0.1:%u\n",
+               kTimeScale, static_cast<unsigned>(server->port()));
+  const RunConfig cfg = demo_config(server->port(), plan, stem + ".json");
+  const RunResult result = run_pipeline(cfg, PipelineIo{});
   server->stop();
-  if (!result.stages.empty()) print_knee(result);
-  std::printf("results: %s\n", output.c_str());
+  if (result.stages.empty()) return to_int(result.code);
+  analyze_and_report(stem + ".json", stem + ".html");
+  std::printf("(the simulator runs %gx faster than the modelled GPU: multiply latencies by %g, divide rates by %g)\n",
+              kTimeScale, kTimeScale, kTimeScale);
+  std::printf("results: %s.json\nreport:  %s.html\n", stem.c_str(), stem.c_str());
   return to_int(result.code);
 }
 

@@ -4,6 +4,7 @@
 
 #include <filesystem>
 #include <algorithm>
+#include <cmath>
 #include <limits>
 #include <random>
 
@@ -143,6 +144,34 @@ void read_dataset(const OptionReader& r, RunConfig& c) {
   d.request_id_prefix = r.text("request-id-prefix").value_or(random_request_id_prefix());
 }
 
+// vLLM's checks: a strategy needs both integer rates and forbids a finite --request-rate.
+void read_ramp(const OptionReader& r, RunConfig& c) {
+  const auto start = r.integer("ramp-up-start-rps", 0), end = r.integer("ramp-up-end-rps", 0);
+  const auto strategy = r.text("ramp-up-strategy");
+  if (!strategy) {
+    for (const char* flag : {"ramp-up-start-rps", "ramp-up-end-rps"})
+      if (r.has(flag)) r.error(flag, "needs --ramp-up-strategy");
+    return;
+  }
+  if (*strategy == "linear") c.ramp.kind = RampKind::linear;
+  else if (*strategy == "exponential") c.ramp.kind = RampKind::exponential;
+  else r.error("ramp-up-strategy", fmt::format("'{}' is not one of linear, exponential", *strategy));
+  if (!r.has("ramp-up-start-rps") || !r.has("ramp-up-end-rps")) {
+    r.error("ramp-up-strategy", "needs both --ramp-up-start-rps and --ramp-up-end-rps");
+    return;
+  }
+  for (double rate : c.request_rates)
+    if (!std::isinf(rate)) r.error("request-rate", "cannot be combined with --ramp-up-strategy (leave it at inf)");
+  if (!start || !end || c.ramp.kind == RampKind::none) return;
+  c.ramp.start_rps = *start;
+  c.ramp.end_rps = *end;
+  try {
+    validate_ramp(c.ramp);
+  } catch (const UserError& e) {
+    r.error("ramp-up-strategy", e.what());
+  }
+}
+
 void read_load(const OptionReader& r, RunConfig& c) {
   c.concurrency = r.integers("concurrency", 1);
   c.request_rates = r.numbers("request-rate", 0, true);
@@ -150,6 +179,7 @@ void read_load(const OptionReader& r, RunConfig& c) {
   c.burstiness = r.number("burstiness", 0, true).value_or(1.0);
   c.num_warmups = r.integer("num-warmups", 0).value_or(0);
   if (c.request_rates.empty() && !r.has("request-rate")) c.request_rates = {std::numeric_limits<double>::infinity()};
+  read_ramp(r, c);
   StaircaseParams p;  // planned once here so impossible combinations are reported with the rest
   p.concurrency = c.concurrency;
   p.request_rates = c.request_rates;
@@ -243,6 +273,7 @@ void read_outputs(const OptionReader& r, RunConfig& c) {
   c.label = r.text("label");
   c.output_json = r.text("output-json").value_or("");
   c.requests_jsonl = r.text("requests-jsonl").value_or(default_requests_path(c));
+  c.csv = r.text("csv").value_or("");
   c.max_failure_ratio = r.number("max-failure-ratio", 0, false);
   if (c.max_failure_ratio && *c.max_failure_ratio > 1) r.error("max-failure-ratio", "must be in [0, 1]");
 }

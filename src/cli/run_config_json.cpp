@@ -46,6 +46,11 @@ Json load_json(const RunConfig& c) {
   j["request_rate"] = c.request_rates.size() == 1 ? rate_json(c.request_rates.front()) : Json(nullptr);
   j["burstiness"] = rate_json(c.burstiness);
   j["max_concurrency"] = optional_json(c.max_concurrency);
+  if (c.ramp.kind != RampKind::none) {  // vLLM's key names, present only with a ramp-up
+    j["ramp_up_strategy"] = c.ramp.kind == RampKind::linear ? "linear" : "exponential";
+    j["ramp_up_start_rps"] = c.ramp.start_rps;
+    j["ramp_up_end_rps"] = c.ramp.end_rps;
+  }
   return j;
 }
 

@@ -46,6 +46,9 @@ constexpr std::array kFlags{
     FlagSpec{"concurrency", K::list, "max in-flight requests, one stage per value (e.g. 1 4 8 16)"},
     FlagSpec{"max-concurrency", K::value, "in-flight limit for every rate stage"},
     FlagSpec{"burstiness", K::value, "gamma shape of inter-arrival gaps, 1 = Poisson (default 1.0)"},
+    FlagSpec{"ramp-up-strategy", K::value, "linear | exponential: ramp the rate within each stage (needs --request-rate inf)"},
+    FlagSpec{"ramp-up-start-rps", K::value, "ramp-up: request rate at the first request (integer)"},
+    FlagSpec{"ramp-up-end-rps", K::value, "ramp-up: request rate at the last request (integer)"},
     FlagSpec{"num-warmups", K::value, "warm-up requests before the first stage (default 0)"},
     // Request content
     FlagSpec{"ignore-eos", K::flag, "send ignore_eos (always on for the random dataset, as vLLM)"},
@@ -63,6 +66,7 @@ constexpr std::array kFlags{
     FlagSpec{"metric-percentiles", K::value, "comma list of percentiles (default 99)"},
     FlagSpec{"goodput", K::list, "SLO KEY:MS for ttft, tpot, e2el (repeatable)"},
     FlagSpec{"output-json", K::value, "write the sweep document (all stages) to FILE"},
+    FlagSpec{"csv", K::value, "write one CSV row per stage to FILE (rewritten after every stage)"},
     FlagSpec{"requests-jsonl", K::value, "per-request records (default <output-json stem>.requests.jsonl)"},
     FlagSpec{"save-result", K::flag, "write one vLLM-format JSON per stage"},
     FlagSpec{"save-detailed", K::flag, "include per-request arrays in the vLLM files"},

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "dataset/dataset.hpp"
+#include "load/ramp.hpp"
 #include "net/endpoint.hpp"
 #include "net/http_call.hpp"
 #include "protocol/api.hpp"
@@ -39,6 +40,7 @@ struct RunConfig {
   std::vector<double> request_rates;        // --request-rate list (default {inf})
   std::optional<int> max_concurrency;
   double burstiness = 1.0;
+  RampUp ramp;                              // --ramp-up-*: each stage's rate ramps (vLLM §4.4)
   int num_warmups = 0;
 
   // Request content
@@ -58,6 +60,7 @@ struct RunConfig {
   std::optional<std::string> label;
   std::string output_json;                  // sweep document, "" = none
   std::string requests_jsonl;               // per-request records, "" = none
+  std::string csv;                          // --csv: one row per stage, "" = none
   std::optional<double> max_failure_ratio;  // exit 4 when a stage's failed/sent exceeds it
   std::optional<std::string> config_path;   // the config file that was read, if any
 };

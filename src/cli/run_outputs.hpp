@@ -1,33 +1,30 @@
 #pragma once
 // The files one `servebench run` writes, as the run progresses: the per-request JSONL (one line per
-// request as it finishes), the sweep document (rewritten after every stage), and vLLM's per-stage
-// files with --save-result. Formatting is delegated to report/; this class only decides when and where.
-#include <cstdio>
-#include <mutex>
+// request as it finishes), the sweep document and the --csv table (both rewritten after every
+// stage), and vLLM's per-stage files with --save-result. Formatting is delegated to report/; this
+// class only decides when and where.
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "cli/run_options.hpp"
 #include "metrics/request_record.hpp"
 #include "metrics/stage_summary.hpp"
+#include "report/jsonl_sink.hpp"
 #include "report/run_context.hpp"
 
 namespace sb::cli {
-
-// One line of docs/results-format.md §3 (no trailing newline).
-std::string request_jsonl_line(std::size_t stage, const std::string& request_id, const RequestRecord& r);
 
 class RunOutputs {
  public:
   // Opens (truncates) the JSONL file. Throws sb::UserError naming a path that cannot be written.
   RunOutputs(const RunConfig& cfg, const RunContext& ctx);
-  ~RunOutputs();
   RunOutputs(const RunOutputs&) = delete;
   RunOutputs& operator=(const RunOutputs&) = delete;
 
-  // Thread-safe; flushed at once so a crash loses nothing.
+  // Thread-safe, never throws; flushed at once so a crash loses nothing.
   void append_record(std::size_t stage, const std::string& request_id, const RequestRecord& r);
-  // After each stage: keeps the summary, rewrites the sweep document, writes the vLLM file.
+  // After each stage: keeps the summary, rewrites the sweep document and the CSV, writes the vLLM file.
   void stage_done(const StageSummary& s, const std::vector<RequestRecord>& records);
   // At the end (also after Ctrl-C): final sweep document with `aborted`.
   void finish(bool aborted);
@@ -36,14 +33,14 @@ class RunOutputs {
 
  private:
   void write_sweep(bool aborted);
+  void write_csv();
+  void note_written(const std::string& path);
   void write_vllm_file(const StageSummary& s, const std::vector<RequestRecord>& records);
 
   const RunConfig& cfg_;
   const RunContext& ctx_;
   std::vector<StageSummary> stages_;
-  std::FILE* jsonl_ = nullptr;
-  std::mutex jsonl_mu_;
-  std::string line_;  // reused JSONL buffer
+  std::unique_ptr<JsonlSink> jsonl_;
   std::vector<std::string> written_;
 };
 

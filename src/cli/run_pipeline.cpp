@@ -6,23 +6,16 @@
 #include <atomic>
 #include <csignal>
 #include <limits>
-#include <memory>
-#include <strings.h>
 
-#include "cli/run_config_json.hpp"
-#include "cli/run_console.hpp"
+#include "cli/output_recount.hpp"
 #include "cli/run_outputs.hpp"
+#include "cli/run_prepare.hpp"
 #include "cli/run_progress.hpp"
-#include "core/error.hpp"
-#include "dataset/dataset.hpp"
-#include "exec/preflight.hpp"
 #include "exec/runner.hpp"
 #include "load/schedule.hpp"
-#include "load/staircase.hpp"
 #include "metrics/summarize.hpp"
-#include "protocol/request_builder.hpp"
-#include "report/run_context.hpp"
-#include "tokenizer/tokenizer.hpp"
+#include "report/console_summary.hpp"
+#include "report/staircase_table.hpp"
 
 namespace sb::cli {
 
@@ -60,107 +53,14 @@ class SignalScope {
   struct sigaction old_int_ {}, old_term_ {};
 };
 
-// Authorization first (vLLM order), then --header pairs, which replace a header of the same name.
-HeaderList request_headers(const RunConfig& c) {
-  HeaderList h;
-  if (!c.api_key.empty()) h.emplace_back("Authorization", "Bearer " + c.api_key);
-  for (const auto& [name, value] : c.headers) {
-    bool replaced = false;
-    for (auto& [n, v] : h) {
-      if (strcasecmp(n.c_str(), name.c_str()) == 0) {
-        v = value;
-        replaced = true;
-      }
-    }
-    if (!replaced) h.emplace_back(name, value);
-  }
-  return h;
-}
-
-struct Prepared {
-  std::unique_ptr<Tokenizer> tokenizer;
-  Dataset dataset;
-  std::vector<std::string> bodies;
-  Staircase staircase;
-  RunContext ctx;
-};
-
 void note(const PipelineIo& io, const std::string& line) { std::fprintf(io.err, "%s\n", line.c_str()); }
 
-PreflightResult run_preflight(const RunConfig& cfg, const PipelineIo& io) {
-  PreflightInput in;
-  in.endpoint = cfg.endpoint;
-  in.headers = request_headers(cfg);
-  in.api_key_source = cfg.api_key_source;
-  in.model = cfg.served_model_name ? cfg.served_model_name : cfg.model;
-  in.timeout_s = std::min(cfg.timeout_s, 30.0);
-  PreflightResult r = preflight(in);
-  for (const std::string& w : r.warnings) note(io, "warning: " + w);
-  return r;
+void print(std::FILE* out, const std::string& text) {
+  std::fputs(text.c_str(), out);
+  std::fflush(out);
 }
 
-std::vector<std::string> build_bodies(const RunConfig& cfg, const std::string& model, const Dataset& ds) {
-  RequestOptions opt;
-  opt.api = cfg.api;
-  opt.model = model;
-  opt.ignore_eos = cfg.ignore_eos;
-  opt.logprobs = cfg.logprobs;
-  opt.sampling_json = cfg.sampling_json;
-  opt.extra_body_json = cfg.extra_body_json;
-  std::vector<std::string> bodies;
-  bodies.reserve(ds.requests.size());
-  for (const RequestSpec& spec : ds.requests) bodies.push_back(build_request_body(opt, spec));
-  return bodies;
-}
-
-StaircaseParams staircase_params(const RunConfig& cfg, int num_requests) {
-  StaircaseParams p;
-  p.concurrency = cfg.concurrency;
-  p.request_rates = cfg.request_rates;
-  p.max_concurrency = cfg.max_concurrency;
-  p.burstiness = cfg.burstiness;
-  p.num_prompts = num_requests;
-  return p;
-}
-
-RunContext make_context(const RunConfig& cfg, const PreflightResult& pf, const Staircase& sc) {
-  RunContext ctx;
-  ctx.backend = cfg.backend;
-  ctx.label = cfg.label;
-  // vLLM [N]: model_id is --model, else the served entry's root (the model path), else its id.
-  ctx.model_id = cfg.model ? *cfg.model : (pf.model_root.empty() ? pf.model_id : pf.model_root);
-  ctx.served_model_name = pf.model_id;
-  ctx.tokenizer_id = cfg.tokenizer.value_or("");
-  ctx.base_url = cfg.base_url;
-  ctx.endpoint = cfg.endpoint_path;
-  ctx.num_prompts = cfg.dataset.num_prompts;
-  ctx.load_mode = sc.mode;
-  for (const StagePlan& s : sc.stages) ctx.load_values.push_back(s.load_value);
-  ctx.metric_percentiles = cfg.metric_percentiles;
-  ctx.percentile_metrics = cfg.percentile_metrics;
-  ctx.goodput_slo_ms = cfg.goodput_slo_ms;
-  ctx.metadata = cfg.metadata;
-  ctx.config_json = redacted_config_json(cfg, ctx.model_id);
-  ctx.clock_anchor = ClockAnchor::now();
-  ctx.client_threads = cfg.client_threads;
-  fill_environment(ctx);
-  return ctx;
-}
-
-Prepared prepare(const RunConfig& cfg, const PipelineIo& io) {
-  Prepared p;
-  const PreflightResult pf = run_preflight(cfg, io);
-  if (cfg.tokenizer) p.tokenizer = Tokenizer::load(*cfg.tokenizer);
-  p.dataset = load_dataset(cfg.dataset, p.tokenizer.get());
-  for (const std::string& w : p.dataset.warnings) note(io, "warning: " + w);
-  if (p.dataset.requests.empty()) throw UserError("the dataset produced no request");
-  p.bodies = build_bodies(cfg, pf.model_id, p.dataset);
-  p.staircase = plan_staircase(staircase_params(cfg, static_cast<int>(p.dataset.requests.size())));
-  p.ctx = make_context(cfg, pf, p.staircase);
-  return p;
-}
-
-ClientOptions client_options(const RunConfig& cfg) {
+ClientOptions client_options(const RunConfig& cfg, const Prepared& p) {
   ClientOptions o;
   o.endpoint = cfg.endpoint;
   o.path = cfg.endpoint_path;
@@ -169,8 +69,29 @@ ClientOptions client_options(const RunConfig& cfg) {
   o.timeout_s = cfg.timeout_s;
   o.idle_timeout_s = cfg.idle_timeout_s;
   o.threads = cfg.client_threads;
-  o.keep_text = cfg.save_detailed;
+  // The text is needed for --save-detailed, and to re-tokenize outputs the server did not count.
+  o.keep_text = cfg.save_detailed || p.local_tokenizer;
   return o;
+}
+
+ConsoleOptions console_options(const RunConfig& cfg) {
+  ConsoleOptions o;
+  o.percentile_metrics = cfg.percentile_metrics;
+  o.metric_percentiles = cfg.metric_percentiles;
+  o.goodput = !cfg.goodput_slo_ms.empty();
+  o.has_tokenizer = true;  // counts always exist: usage, the tokenizer, or token events
+  return o;
+}
+
+ProgressView stage_view(const Staircase& sc, const StagePlan& plan) {
+  ProgressView v;
+  v.stage_index = plan.index;
+  v.stage_count = sc.stages.size();
+  const std::string value = plan.load_value == std::numeric_limits<double>::infinity()
+                                ? "inf"
+                                : fmt::format("{:g}", plan.load_value);
+  v.load_label = sc.mode == LoadMode::concurrency ? "concurrency " + value : "rate " + value + " req/s";
+  return v;
 }
 
 }  // namespace
@@ -180,15 +101,7 @@ namespace sb::cli {
 
 namespace {
 
-std::string stage_label(const Staircase& sc, const StagePlan& plan) {
-  const std::string value = plan.load_value == std::numeric_limits<double>::infinity()
-                                ? "inf"
-                                : fmt::format("{:g}", plan.load_value);
-  return fmt::format("stage {}/{} {}={}", plan.index + 1, sc.stages.size(),
-                     sc.mode == LoadMode::concurrency ? "concurrency" : "rate", value);
-}
-
-StageInput stage_input(const Prepared& p, const StagePlan& plan, std::uint64_t seed) {
+StageInput stage_input(const RunConfig& cfg, const Prepared& p, const StagePlan& plan) {
   StageInput in;
   in.stage_index = plan.index;
   in.bodies = &p.bodies;
@@ -201,7 +114,8 @@ StageInput stage_input(const Prepared& p, const StagePlan& plan, std::uint64_t s
     in.dataset_prompt_tokens.push_back(spec.prompt_tokens);
     in.expected_output_tokens.push_back(spec.max_tokens);
   }
-  in.offsets_ns = make_schedule({n, plan.load.request_rate, plan.load.burstiness, seed});
+  const ScheduleParams sp{n, plan.load.request_rate, plan.load.burstiness, cfg.dataset.seed};
+  in.offsets_ns = cfg.ramp.kind == RampKind::none ? make_schedule(sp) : make_ramp_schedule(sp, cfg.ramp);
   in.max_concurrency = plan.load.max_concurrency;
   return in;
 }
@@ -245,6 +159,13 @@ bool too_many_failures(const RunConfig& cfg, const StageSummary& s) {
          static_cast<double>(s.failed) / s.sent > *cfg.max_failure_ratio;
 }
 
+void print_stage_header(const RunConfig& cfg, const StagePlan& plan, const PipelineIo& io) {
+  RampHeader ramp;
+  if (cfg.ramp.kind != RampKind::none)
+    ramp = {cfg.ramp.kind == RampKind::linear ? "linear" : "exponential", cfg.ramp.start_rps, cfg.ramp.end_rps};
+  print(io.out, format_stage_header(plan.load, cfg.ramp.kind != RampKind::none ? &ramp : nullptr));
+}
+
 struct StageRun {
   StageSummary summary;
   bool stop = false;
@@ -252,19 +173,36 @@ struct StageRun {
 
 StageRun run_one_stage(const RunConfig& cfg, const Prepared& p, const StagePlan& plan, Runner& runner,
                        RunOutputs& outputs, const PipelineIo& io) {
-  const StageInput in = stage_input(p, plan, cfg.dataset.seed);
-  const std::string label = stage_label(p.staircase, plan);
-  print_stage_header(io.out, plan.load);
-  ProgressLine progress(io.err, io.progress && !cfg.disable_tqdm && isatty(fileno(io.err)));
-  auto on_record = [&](const RequestRecord& r) { outputs.append_record(plan.index, in.request_ids[r.index], r); };
-  auto on_progress = [&](const Progress& pr) { progress.update(label, pr); };
-  StageOutput out = runner.run_stage(in, on_record, on_progress);
+  const StageInput in = stage_input(cfg, p, plan);
+  print_stage_header(cfg, plan, io);
+  ProgressLine progress(io.err, io.progress && !cfg.disable_tqdm && isatty(fileno(io.err)),
+                        stage_view(p.staircase, plan));
+  // Outputs re-tokenized on the worker thread (local tokenizer only: microseconds, no I/O); each
+  // slot is written by the one thread that finished that request, applied after the stage.
+  std::vector<int> recounted(in.request_ids.size(), -1);
+  auto on_record = [&](const RequestRecord& r) {
+    if (!p.local_tokenizer || !needs_output_recount(r)) {
+      outputs.append_record(plan.index, in.request_ids[r.index], r);
+      return;
+    }
+    RequestRecord copy = r;
+    recount_output_tokens(*p.tokenizer, copy, false);
+    recounted[r.index] = copy.output_tokens;
+    outputs.append_record(plan.index, in.request_ids[r.index], copy);
+  };
+  StageOutput out = runner.run_stage(in, on_record, [&](const Progress& pr) { progress.update(pr); });
   progress.clear();
+  for (RequestRecord& r : out.records) {
+    if (recounted[r.index] >= 0) {
+      r.output_tokens = recounted[r.index];
+      r.token_source = TokenSource::tokenizer;
+    }
+    if (!cfg.save_detailed) std::string().swap(r.generated_text);
+  }
   StageRun run;
   run.summary = summarize_stage(cfg, p, plan, out);
   outputs.stage_done(run.summary, out.records);
-  print_stage_summary(io.out, p.ctx, run.summary);
-  print_failure_note(io.err, run.summary);
+  print(io.out, format_failed_requests(out.records) + format_console_summary(run.summary, console_options(cfg)));
   run.stop = out.aborted || g_stop != 0;
   return run;
 }
@@ -273,11 +211,11 @@ StageRun run_one_stage(const RunConfig& cfg, const Prepared& p, const StagePlan&
 
 RunResult run_pipeline(const RunConfig& cfg, const PipelineIo& io) {
   SignalScope signals(io.handle_signals);
-  Prepared p = prepare(cfg, io);
+  Prepared p = prepare_run(cfg, io.err);
   RunResult result;
   result.model_id = p.ctx.model_id;
   RunOutputs outputs(cfg, p.ctx);
-  Runner runner(client_options(cfg));
+  Runner runner(client_options(cfg, p));
   g_runner.store(&runner);
   struct Unregister {
     ~Unregister() { g_runner.store(nullptr); }
@@ -293,7 +231,7 @@ RunResult run_pipeline(const RunConfig& cfg, const PipelineIo& io) {
   }
   result.aborted = g_stop != 0;
   outputs.finish(result.aborted);
-  print_staircase_table(io.out, p.ctx, result.stages);
+  if (!result.stages.empty()) print(io.out, format_staircase_table(p.ctx.load_mode, result.stages));
   for (const std::string& path : outputs.written()) note(io, "wrote " + path);
   if (result.aborted) {
     note(io, "aborted: outputs written and marked \"aborted\": true");

@@ -1,26 +1,29 @@
 #pragma once
-// The live progress line of a stage on stderr: stage, done/total, req/s, tokens/s, elapsed, ETA.
-// Redrawn in place with '\r'; only used when stderr is a terminal.
+// The live progress line of a stage on stderr, redrawn in place with '\r' when stderr is a
+// terminal. The text is report/progress_line's; this file only maps the runner's counters onto it
+// and does the terminal I/O.
 #include <cstdio>
 #include <string>
 
 #include "exec/runner.hpp"
+#include "report/progress_line.hpp"
 
 namespace sb::cli {
 
-// One line of text (no '\r' or newline), e.g.
-// "stage 2/3 c=16  480/1000 done  3 failed  95.2 req/s  6093 tok/s  5.0 s  ETA 5.5 s".
-std::string progress_line(const std::string& stage_label, const Progress& p);
+// `stage` carries index, count and load label; the counters come from `p`.
+ProgressView progress_view(ProgressView stage, const Progress& p);
 
 class ProgressLine {
  public:
-  ProgressLine(std::FILE* out, bool enabled) : out_(out), enabled_(enabled) {}
-  void update(const std::string& stage_label, const Progress& p);
+  ProgressLine(std::FILE* out, bool enabled, ProgressView stage)
+      : out_(out), enabled_(enabled), stage_(std::move(stage)) {}
+  void update(const Progress& p);
   void clear();  // erases the line before normal output continues
 
  private:
   std::FILE* out_;
   bool enabled_;
+  ProgressView stage_;
   bool drawn_ = false;
 };
 

@@ -1,5 +1,6 @@
 #include "report/console_summary.hpp"
 
+#include <cmath>
 #include <iterator>
 
 #include <fmt/format.h>
@@ -84,6 +85,28 @@ void counters(std::string& out, const StageSummary& s, const ConsoleOptions& opt
 
 }  // namespace
 
+std::string format_stage_header(const StageLoad& load, const RampHeader* ramp) {
+  std::string out;
+  auto it = std::back_inserter(out);
+  if (ramp) {
+    fmt::format_to(it, "Traffic ramp-up strategy: {}.\n", ramp->strategy);
+    // vLLM's ramp rates are ints: "from 1 to 20 RPS".
+    fmt::format_to(it, "Will increase RPS from {:g} to {:g} RPS over the duration of the benchmark.\n",
+                   ramp->start_rps, ramp->end_rps);
+  } else {
+    out += "Traffic request rate: ";
+    out += std::isinf(load.request_rate) ? "inf" : py_float_repr(load.request_rate);
+    out += '\n';
+  }
+  out += "Burstiness factor: ";
+  out += std::isinf(load.burstiness) ? "inf" : py_float_repr(load.burstiness);
+  out += load.burstiness == 1.0 ? " (Poisson process)\n" : " (Gamma distribution)\n";
+  out += "Maximum request concurrency: ";
+  out += load.max_concurrency ? std::to_string(*load.max_concurrency) : "None";
+  out += '\n';
+  return out;
+}
+
 std::string format_vllm_console(const StageSummary& s, const ConsoleOptions& opt) {
   std::string out;
   title(out, " Serving Benchmark Result ", '=');
@@ -111,6 +134,9 @@ std::string format_console_extras(const StageSummary& s) {
   if (s.client_saturated)
     out += "WARNING: the client could not keep the request schedule (schedule lag p99 above the "
            "threshold); latencies from the intended send time are the honest ones for this stage.\n";
+  if (s.sent != s.num_prompts)
+    fmt::format_to(std::back_inserter(out), "Sent {} of {} planned requests (the rest were cancelled unsent)\n",
+                   s.sent, s.num_prompts);
   if (s.completed != s.sent) {
     out += "Errors by category:\n";
     for (const auto& [name, e] : s.errors) {

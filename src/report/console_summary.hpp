@@ -9,12 +9,22 @@
 
 namespace sb {
 
+// A ramp-up stage (--ramp-up-strategy): vLLM prints the ramp instead of the traffic rate.
+struct RampHeader {
+  std::string strategy;  // linear | exponential
+  double start_rps = 0, end_rps = 0;
+};
+
 struct ConsoleOptions {
   std::vector<std::string> percentile_metrics{"ttft", "tpot", "itl"};  // --percentile-metrics
   std::vector<double> metric_percentiles{99};                          // in the order given
   bool goodput = false;        // --goodput given: print the goodput row
   bool has_tokenizer = true;   // vLLM [N] prints token rows only with a tokenizer
 };
+
+// vLLM's traffic lines printed before a stage starts ("Traffic request rate: inf", burstiness,
+// maximum concurrency); with `ramp`, its two ramp-up lines replace the rate line.
+std::string format_stage_header(const StageLoad& load, const RampHeader* ramp = nullptr);
 
 // The vLLM block, every line ending in '\n' (trailing spaces of padded values kept).
 std::string format_vllm_console(const StageSummary& s, const ConsoleOptions& opt);

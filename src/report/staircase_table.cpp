@@ -41,11 +41,14 @@ std::string format_staircase_table(LoadMode mode, const std::vector<StageSummary
   for (const Row& r : rows)
     for (std::size_t c = 0; c < kColumns; ++c) width[c] = std::max(width[c], r[c].size());
   std::string out;
-  for (const Row& r : rows) {
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    const Row& r = rows[i];
     for (std::size_t c = 0; c < kColumns; ++c) {
       if (c > 0) out += "  ";
       out.append(width[c] - r[c].size(), ' ').append(r[c]);
     }
+    // A stage cut short by Ctrl-C is not comparable with the others: say so on its row.
+    if (i > 0 && stages[i - 1].aborted) out += "  (aborted)";
     out += '\n';
   }
   return out;

@@ -12,88 +12,88 @@
 namespace sb::trace {
 namespace {
 
-struct Splitter {
-  std::string_view text;
-  std::size_t pos = 0;
-  std::size_t line = 1;
+constexpr std::string_view kUtf8Bom = "\xEF\xBB\xBF";  // CSVs saved by Windows tools
 
-  // Reads one quoted field starting after the opening quote; returns false if the text ends first.
-  bool quoted_field(std::string& cell) {
-    while (pos < text.size()) {
-      const char c = text[pos++];
-      if (c == '\n') ++line;
-      if (c != '"') {
-        cell += c;
-        continue;
-      }
-      if (pos < text.size() && text[pos] == '"') {  // "" -> "
-        cell += '"';
-        ++pos;
-        continue;
-      }
-      return true;
-    }
-    return false;
-  }
-
-  // Reads one row starting at pos (which is not at a line end).
-  CsvRow row() {
-    CsvRow r;
-    r.line = line;
-    std::string cell;
-    bool at_field_start = true;
-    while (pos < text.size()) {
-      const char c = text[pos++];
-      if (c == '"' && at_field_start) {
-        at_field_start = false;
-        if (!quoted_field(cell)) {
-          r.complete = false;
-          break;
-        }
-      } else if (c == ',') {
-        r.cells.push_back(std::move(cell));
-        cell.clear();
-        at_field_start = true;
-      } else if (c == '\n' || c == '\r') {
-        if (c == '\r' && pos < text.size() && text[pos] == '\n') ++pos;
-        ++line;
-        r.cells.push_back(std::move(cell));
-        return r;
-      } else {
-        cell += c;
-        at_field_start = false;
-      }
-    }
-    r.cells.push_back(std::move(cell));
-    r.complete = false;  // the text ended without a newline (maybe cut off, maybe just unterminated)
-    return r;
-  }
-
-  // Skips blank lines; returns true if any were skipped.
-  bool skip_blank_lines() {
-    bool skipped = false;
-    while (pos < text.size() && (text[pos] == '\n' || text[pos] == '\r')) {
-      if (text[pos] == '\n') ++line;
-      ++pos;
-      skipped = true;
-    }
-    return skipped;
-  }
-};
+// The n-th cell of a reused row, emptied (its capacity kept).
+std::string& cell_slot(CsvRow& row, std::size_t n) {
+  if (n == row.cells.size()) row.cells.emplace_back();
+  row.cells[n].clear();
+  return row.cells[n];
+}
 
 }  // namespace
 
-std::vector<CsvRow> split_csv(std::string_view text) {
-  constexpr std::string_view kUtf8Bom = "\xEF\xBB\xBF";  // CSVs saved by Windows tools
-  if (text.starts_with(kUtf8Bom)) text.remove_prefix(kUtf8Bom.size());
-  Splitter s{text};
-  std::vector<CsvRow> rows;
-  while (true) {
-    const bool blank = s.skip_blank_lines();
-    if (s.pos >= text.size()) break;
-    rows.push_back(s.row());
-    rows.back().after_blank = blank && rows.size() > 1;
+CsvCursor::CsvCursor(std::string_view text) : text_(text) {
+  if (text_.starts_with(kUtf8Bom)) text_.remove_prefix(kUtf8Bom.size());
+}
+
+// Reads one quoted field after its opening quote; false if the text ends first.
+bool CsvCursor::quoted_field(std::string& cell) {
+  while (pos_ < text_.size()) {
+    const char c = text_[pos_++];
+    if (c == '\n') ++line_;
+    if (c != '"') {
+      cell += c;
+      continue;
+    }
+    if (pos_ < text_.size() && text_[pos_] == '"') {  // "" -> "
+      cell += '"';
+      ++pos_;
+      continue;
+    }
+    return true;
   }
+  return false;
+}
+
+bool CsvCursor::skip_blank_lines() {
+  bool skipped = false;
+  while (pos_ < text_.size() && (text_[pos_] == '\n' || text_[pos_] == '\r')) {
+    if (text_[pos_] == '\n') ++line_;
+    ++pos_;
+    skipped = true;
+  }
+  return skipped;
+}
+
+bool CsvCursor::next(CsvRow& row) {
+  const bool blank = skip_blank_lines();
+  if (at_end()) return false;
+  row.line = line_;
+  row.complete = true;
+  row.after_blank = blank && rows_read_ > 0;
+  ++rows_read_;
+  std::size_t n = 0;
+  std::string* cell = &cell_slot(row, n);
+  bool at_field_start = true;
+  while (pos_ < text_.size()) {
+    const char c = text_[pos_++];
+    if (c == '"' && at_field_start) {
+      at_field_start = false;
+      if (!quoted_field(*cell)) break;  // the text ended inside quotes
+    } else if (c == ',') {
+      cell = &cell_slot(row, ++n);
+      at_field_start = true;
+    } else if (c == '\n' || c == '\r') {
+      if (c == '\r' && pos_ < text_.size() && text_[pos_] == '\n') ++pos_;
+      ++line_;
+      row.cells.resize(n + 1);
+      return true;
+    } else {
+      *cell += c;
+      at_field_start = false;
+    }
+  }
+  row.cells.resize(n + 1);
+  row.complete = false;  // no newline at the end: maybe cut off, maybe just unterminated
+  return true;
+}
+
+std::vector<CsvRow> split_csv(std::string_view text) {
+  CsvCursor cursor(text);
+  std::vector<CsvRow> rows;
+  CsvRow row;
+  while (cursor.next(row)) rows.push_back(row);
   return rows;
 }
 
@@ -107,8 +107,8 @@ bool is_missing_cell(std::string_view cell) {
   return cell.empty() || cell == "None" || cell == "N/A" || cell == "[N/A]" || cell == "[Not Supported]";
 }
 
-CsvTable::CsvTable(std::string source, CsvRow header, std::vector<CsvRow> rows)
-    : source_(std::move(source)), header_(std::move(header)), rows_(std::move(rows)) {}
+CsvTable::CsvTable(std::string source, CsvRow header, CsvCursor rest)
+    : source_(std::move(source)), header_(std::move(header)), rest_(rest) {}
 
 std::optional<std::size_t> CsvTable::find(std::string_view name) const {
   for (std::size_t i = 0; i < header_.cells.size(); ++i) {
@@ -124,6 +124,11 @@ std::size_t CsvTable::require(std::string_view name) const {
 
 void CsvTable::fail(const CsvRow& row, std::size_t col, std::string_view what) const {
   throw UserError(fmt::format("{}:{}: column {}: {}", source_, row.line, header_.cells[col], what));
+}
+
+void CsvTable::fail_width(const CsvRow& row) const {
+  throw UserError(fmt::format("{}:{}: expected {} columns, found {}", source_, row.line, header_.cells.size(),
+                              row.cells.size()));
 }
 
 const std::string& CsvTable::text_at(const CsvRow& row, std::size_t col) const { return row.cells[col]; }
@@ -152,25 +157,14 @@ double CsvTable::double_at(const CsvRow& row, std::size_t col) const {
   return value;
 }
 
-CsvParse read_csv_table(std::string_view text, std::string_view source, bool (*is_header)(const CsvRow&)) {
-  std::vector<CsvRow> rows = split_csv(text);
-  const auto header = std::find_if(rows.begin(), rows.end(), is_header);
-  CsvParse out;
-  if (header == rows.end()) return out;
-  std::vector<CsvRow> data;
-  for (auto it = header + 1; it != rows.end() && !it->after_blank; ++it) {
-    if (it->cells.size() != header->cells.size()) {
-      if (!it->complete && it + 1 == rows.end()) {
-        out.truncated_line = it->line;  // the file was cut off mid-row: keep what came before
-        break;
-      }
-      throw UserError(fmt::format("{}:{}: expected {} columns, found {}", source, it->line, header->cells.size(),
-                                  it->cells.size()));
-    }
-    data.push_back(std::move(*it));
+std::optional<CsvTable> read_csv_table(std::string_view text, std::string_view source,
+                                       bool (*is_header)(const CsvRow&)) {
+  CsvCursor cursor(text);
+  CsvRow row;
+  while (cursor.next(row)) {
+    if (is_header(row)) return CsvTable(std::string(source), std::move(row), cursor);
   }
-  out.table.emplace(std::string(source), std::move(*header), std::move(data));
-  return out;
+  return std::nullopt;
 }
 
 }  // namespace sb::trace

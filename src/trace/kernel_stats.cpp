@@ -19,16 +19,6 @@ bool nsys_header(const CsvRow& row) {
 
 bool stats_header(const CsvRow& row) { return rocprof_header(row) || nsys_header(row); }
 
-std::optional<std::size_t> find_starting(const CsvTable& t, std::string_view prefix) {
-  const auto& cells = t.header().cells;
-  for (std::size_t i = 0; i < cells.size(); ++i) {
-    if (cells[i].size() >= prefix.size() && iequals(std::string_view(cells[i]).substr(0, prefix.size()), prefix)) {
-      return i;
-    }
-  }
-  return std::nullopt;
-}
-
 // Column holding a time in the header's unit, converted to ns.
 struct TimeColumn {
   std::optional<std::size_t> col;
@@ -36,7 +26,7 @@ struct TimeColumn {
 };
 
 TimeColumn time_column(const CsvTable& t, std::string_view prefix) {
-  TimeColumn c{find_starting(t, prefix)};
+  TimeColumn c{find_prefixed(t.header(), prefix)};
   if (c.col) c.scale = time_unit_to_ns(t.header().cells[*c.col]);
   if (c.col && c.scale == 0) c.scale = 1;  // rocprof "…Ns" names carry the unit themselves
   return c;
@@ -95,13 +85,13 @@ bool has_kernel_stats_header(std::string_view head) {
 }
 
 KernelStats parse_kernel_stats(std::string_view text, std::string_view source) {
-  CsvParse parsed = read_csv_table(text, source, stats_header);
-  if (!parsed.table) throw UserError(fmt::format("{}: not a kernel stats/summary CSV (no known header)", source));
-  const CsvTable& t = *parsed.table;
+  std::optional<CsvTable> parsed = read_csv_table(text, source, stats_header);
+  if (!parsed) throw UserError(fmt::format("{}: not a kernel stats/summary CSV (no known header)", source));
+  const CsvTable& t = *parsed;
   const bool nsys = nsys_header(t.header());
   const StatsColumns columns = columns_of(t, nsys);
   KernelStats stats{nsys ? "nsys" : "rocprof", {}};
-  for (const CsvRow& row : t.rows()) stats.rows.push_back(read_row(t, row, columns));
+  t.for_each_row([&](const CsvRow& row) { stats.rows.push_back(read_row(t, row, columns)); });
   return stats;
 }
 

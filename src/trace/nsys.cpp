@@ -10,17 +10,6 @@
 namespace sb::trace {
 namespace {
 
-bool starts_with_icase(std::string_view s, std::string_view prefix) {
-  return s.size() >= prefix.size() && iequals(s.substr(0, prefix.size()), prefix);
-}
-
-std::optional<std::size_t> find_prefixed(const CsvRow& header, std::string_view prefix) {
-  for (std::size_t i = 0; i < header.cells.size(); ++i) {
-    if (starts_with_icase(header.cells[i], prefix)) return i;
-  }
-  return std::nullopt;
-}
-
 bool gpu_trace_header(const CsvRow& row) {
   return find_prefixed(row, "Start (") && find_prefixed(row, "Duration (") && has_cells(row, {"Name"});
 }
@@ -84,14 +73,13 @@ bool has_nsys_gpu_trace_header(std::string_view head) {
 }
 
 KernelTrace parse_nsys_gpu_trace(std::string_view text, std::string_view source) {
-  CsvParse parsed = read_csv_table(text, source, gpu_trace_header);
-  if (!parsed.table) throw UserError(fmt::format("{}: not an nsys cuda_gpu_trace CSV (no Start/Duration/Name header)", source));
-  const CsvTable& t = *parsed.table;
+  std::optional<CsvTable> parsed = read_csv_table(text, source, gpu_trace_header);
+  if (!parsed) throw UserError(fmt::format("{}: not an nsys cuda_gpu_trace CSV (no Start/Duration/Name header)", source));
+  const CsvTable& t = *parsed;
   const Columns c = columns_of(t, source);
 
-  KernelTrace trace = make_trace("nsys", kClockNsysSession, source, parsed.truncated_line);
-  trace.events.reserve(t.rows().size());
-  for (const CsvRow& row : t.rows()) {
+  KernelTrace trace = make_trace("nsys", kClockNsysSession, source);
+  const std::size_t cut = t.for_each_row([&](const CsvRow& row) {
     KernelEvent e;
     e.name = t.text_at(row, c.name);
     e.kind = kind_of(e.name);
@@ -105,7 +93,8 @@ KernelTrace parse_nsys_gpu_trace(std::string_view text, std::string_view source)
     }
     check_interval(t, row, e);
     trace.events.push_back(std::move(e));
-  }
+  });
+  note_cut_off(trace, source, cut);
   return trace;
 }
 

@@ -14,21 +14,29 @@ bool has_cells(const CsvRow& row, std::initializer_list<std::string_view> names)
   });
 }
 
+std::optional<std::size_t> find_prefixed(const CsvRow& header, std::string_view prefix) {
+  for (std::size_t i = 0; i < header.cells.size(); ++i) {
+    const std::string& cell = header.cells[i];
+    if (cell.size() >= prefix.size() && iequals(std::string_view(cell).substr(0, prefix.size()), prefix)) return i;
+  }
+  return std::nullopt;
+}
+
 bool first_row_is(std::string_view text, bool (*pred)(const CsvRow&)) {
   const auto rows = split_csv(text.substr(0, text.find('\n')));
   return !rows.empty() && pred(rows.front());
 }
 
-KernelTrace make_trace(std::string_view format, std::string_view clock, std::string_view source,
-                       std::size_t truncated_line) {
+KernelTrace make_trace(std::string_view format, std::string_view clock, std::string_view source) {
   KernelTrace t;
   t.source_format = format;
   t.clock_domain = clock;
   t.files.emplace_back(source);
-  if (truncated_line != 0) {
-    t.warnings.push_back(fmt::format("{}:{}: last row cut off (file truncated?), ignored", source, truncated_line));
-  }
   return t;
+}
+
+void note_cut_off(KernelTrace& trace, std::string_view source, std::size_t line) {
+  if (line != 0) trace.warnings.push_back(fmt::format("{}:{}: last row cut off (file truncated?), ignored", source, line));
 }
 
 void check_interval(const CsvTable& table, const CsvRow& row, const KernelEvent& event) {

@@ -18,9 +18,9 @@ bool is_rocprof_v1_header(std::string_view header_line) {
 }
 
 KernelTrace parse_rocprof_v1_csv(std::string_view text, std::string_view source) {
-  CsvParse parsed = read_csv_table(text, source, header_row);
-  if (!parsed.table) throw UserError(fmt::format("{}: not a rocprof results.csv (no KernelName,gpu-id header)", source));
-  const CsvTable& t = *parsed.table;
+  std::optional<CsvTable> parsed = read_csv_table(text, source, header_row);
+  if (!parsed) throw UserError(fmt::format("{}: not a rocprof results.csv (no KernelName,gpu-id header)", source));
+  const CsvTable& t = *parsed;
   if (!t.find("BeginNs") || !t.find("EndNs")) {
     throw UserError(fmt::format("{}:{}: no BeginNs/EndNs columns: rerun rocprof with --timestamp on or --stats",
                                 source, t.header().line));
@@ -32,9 +32,8 @@ KernelTrace parse_rocprof_v1_csv(std::string_view text, std::string_view source)
   const std::size_t end = t.require("EndNs");
   const auto pid = t.find("pid");
 
-  KernelTrace trace = make_trace("rocprof_v1", kClockBoottime, source, parsed.truncated_line);
-  trace.events.reserve(t.rows().size());
-  for (const CsvRow& row : t.rows()) {
+  KernelTrace trace = make_trace("rocprof_v1", kClockBoottime, source);
+  const std::size_t cut = t.for_each_row([&](const CsvRow& row) {
     KernelEvent e;
     e.name = t.text_at(row, name);
     e.device = static_cast<int>(t.int_at(row, gpu));
@@ -45,7 +44,8 @@ KernelTrace parse_rocprof_v1_csv(std::string_view text, std::string_view source)
     e.end_ns = t.int_at(row, end);
     check_interval(t, row, e);
     trace.events.push_back(std::move(e));
-  }
+  });
+  note_cut_off(trace, source, cut);
   return trace;
 }
 

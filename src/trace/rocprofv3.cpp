@@ -30,9 +30,9 @@ int agent_number(const CsvTable& t, const CsvRow& row, std::size_t col) {
   return static_cast<int>(*n);
 }
 
-CsvTable require_table(CsvParse& parsed, std::string_view source, std::string_view what) {
-  if (!parsed.table) throw UserError(fmt::format("{}: not a rocprofv3 {} (no matching header)", source, what));
-  return std::move(*parsed.table);
+CsvTable require_table(std::optional<CsvTable>& parsed, std::string_view source, std::string_view what) {
+  if (!parsed) throw UserError(fmt::format("{}: not a rocprofv3 {} (no matching header)", source, what));
+  return std::move(*parsed);
 }
 
 }  // namespace
@@ -41,7 +41,7 @@ bool is_rocprofv3_kernel_header(std::string_view header_line) { return first_row
 bool is_rocprofv3_memory_copy_header(std::string_view header_line) { return first_row_is(header_line, copy_header); }
 
 KernelTrace parse_rocprofv3_kernel_trace(std::string_view text, std::string_view source) {
-  CsvParse parsed = read_csv_table(text, source, kernel_header);
+  std::optional<CsvTable> parsed = read_csv_table(text, source, kernel_header);
   const CsvTable t = require_table(parsed, source, "kernel_trace.csv");
   const std::size_t name = t.require("Kernel_Name");
   const std::size_t agent = t.require("Agent_Id");
@@ -52,9 +52,8 @@ KernelTrace parse_rocprofv3_kernel_trace(std::string_view text, std::string_view
   const auto corr = t.find("Correlation_Id");
   const std::int64_t pid = pid_from_source(source);
 
-  KernelTrace trace = make_trace("rocprofv3", kClockBoottime, source, parsed.truncated_line);
-  trace.events.reserve(t.rows().size());
-  for (const CsvRow& row : t.rows()) {
+  KernelTrace trace = make_trace("rocprofv3", kClockBoottime, source);
+  const std::size_t cut = t.for_each_row([&](const CsvRow& row) {
     KernelEvent e;
     e.name = t.text_at(row, name);
     e.device = agent_number(t, row, agent);
@@ -67,12 +66,13 @@ KernelTrace parse_rocprofv3_kernel_trace(std::string_view text, std::string_view
     e.end_ns = t.int_at(row, end);
     check_interval(t, row, e);
     trace.events.push_back(std::move(e));
-  }
+  });
+  note_cut_off(trace, source, cut);
   return trace;
 }
 
 KernelTrace parse_rocprofv3_memory_copy_trace(std::string_view text, std::string_view source) {
-  CsvParse parsed = read_csv_table(text, source, copy_header);
+  std::optional<CsvTable> parsed = read_csv_table(text, source, copy_header);
   const CsvTable t = require_table(parsed, source, "memory_copy_trace.csv");
   const std::size_t direction = t.require("Direction");
   const std::size_t src = t.require("Source_Agent_Id");
@@ -83,8 +83,8 @@ KernelTrace parse_rocprofv3_memory_copy_trace(std::string_view text, std::string
   const auto corr = t.find("Correlation_Id");
   const std::int64_t pid = pid_from_source(source);
 
-  KernelTrace trace = make_trace("rocprofv3", kClockBoottime, source, parsed.truncated_line);
-  for (const CsvRow& row : t.rows()) {
+  KernelTrace trace = make_trace("rocprofv3", kClockBoottime, source);
+  const std::size_t cut = t.for_each_row([&](const CsvRow& row) {
     KernelEvent e;
     e.name = t.text_at(row, direction);
     e.kind = OpKind::memcpy;
@@ -98,7 +98,8 @@ KernelTrace parse_rocprofv3_memory_copy_trace(std::string_view text, std::string
     e.end_ns = t.int_at(row, end);
     check_interval(t, row, e);
     trace.events.push_back(std::move(e));
-  }
+  });
+  note_cut_off(trace, source, cut);
   return trace;
 }
 

@@ -180,3 +180,39 @@ TEST(RunOptions, HelpReturnsNothing) {
 
 }  // namespace
 }  // namespace sb::cli
+
+namespace sb::cli {
+namespace {
+
+TEST(RunOptions, RampUpAndCsv) {
+  Fixture f;
+  const RunConfig c = f.parse({"--ramp-up-strategy", "exponential", "--ramp-up-start-rps", "2",
+                               "--ramp-up-end-rps", "32", "--concurrency", "4", "--csv", "t.csv"});
+  EXPECT_EQ(c.ramp.kind, RampKind::exponential);
+  EXPECT_EQ(c.ramp.start_rps, 2);
+  EXPECT_EQ(c.ramp.end_rps, 32);
+  EXPECT_EQ(c.csv, "t.csv");
+  EXPECT_EQ(f.parse({}).ramp.kind, RampKind::none);
+}
+
+TEST(RunOptions, RampUpValidatedAsVllm) {
+  Fixture f;
+  auto has = [&](std::vector<std::string> args, const char* part) {
+    const std::string msg = f.error_of(std::move(args));
+    EXPECT_NE(msg.find(part), std::string::npos) << part << "\nin: " << msg;
+  };
+  has({"--ramp-up-strategy", "linear", "--ramp-up-start-rps", "1"}, "needs both --ramp-up-start-rps and");
+  has({"--ramp-up-start-rps", "1", "--ramp-up-end-rps", "5"}, "--ramp-up-start-rps: needs --ramp-up-strategy");
+  has({"--ramp-up-strategy", "sine", "--ramp-up-start-rps", "1", "--ramp-up-end-rps", "5"}, "'sine' is not one of");
+  has({"--ramp-up-strategy", "linear", "--ramp-up-start-rps", "1", "--ramp-up-end-rps", "5", "--request-rate", "3"},
+      "--request-rate: cannot be combined with --ramp-up-strategy");
+  has({"--ramp-up-strategy", "linear", "--ramp-up-start-rps", "9", "--ramp-up-end-rps", "5"},
+      "must be finite and >= --ramp-up-start-rps");
+  has({"--ramp-up-strategy", "exponential", "--ramp-up-start-rps", "0", "--ramp-up-end-rps", "5"},
+      "must be > 0 for an exponential ramp-up");
+  has({"--ramp-up-strategy", "linear", "--ramp-up-start-rps", "1.5", "--ramp-up-end-rps", "5"},
+      "--ramp-up-start-rps");  // integers, as vLLM
+}
+
+}  // namespace
+}  // namespace sb::cli

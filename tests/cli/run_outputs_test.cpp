@@ -1,42 +1,85 @@
+// RunOutputs decides when and where files are written; their formats are report/'s (tested there).
 #include "cli/run_outputs.hpp"
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "core/error.hpp"
 
 namespace sb::cli {
 namespace {
 
-TEST(RunOutputs, JsonlLineKeysOrderAndValues) {
-  RequestRecord r;
-  r.index = 3;
-  r.http_status = 200;
-  r.intended_ns = 0;
-  r.sent_ns = 1'000'000;
-  r.first_byte_ns = 2'500'000;
-  r.token_ns = {21'000'000, 26'000'000, 32'000'000};
-  r.done_ns = 33'000'000;
-  r.prompt_tokens = 7;
-  r.output_tokens = 3;
-  r.expected_output_tokens = 3;
-  r.token_source = TokenSource::usage_chunk;
-  // ttft = 21 - 1 = 20 ms; e2el = 32 - 1 = 31 ms; tpot = (31 - 20) / 2 = 5.5 ms; itl = 5, 6 ms.
-  EXPECT_EQ(request_jsonl_line(1, "bench-x-3", r),
-            R"({"stage": 1, "index": 3, "request_id": "bench-x-3", "outcome": "ok", "http_status": 200, )"
-            R"("error": "", "intended_ms": 0.0, "sent_ms": 1.0, "first_byte_ms": 2.5, "done_ms": 33.0, )"
-            R"("ttft_ms": 20.0, "e2el_ms": 31.0, "tpot_ms": 5.5, "itl_ms": [5.0, 6.0], "prompt_tokens": 7, )"
-            R"("output_tokens": 3, "expected_output_tokens": 3, "token_source": "usage_chunk", "aborted": false})");
+namespace fs = std::filesystem;
+
+std::string slurp(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
 }
 
-TEST(RunOutputs, JsonlLineOfAFailedRequest) {
+struct TempDir {
+  fs::path path = fs::temp_directory_path() / ("sb_run_outputs_" + std::to_string(::getpid()));
+  TempDir() { fs::remove_all(path); }
+  ~TempDir() { fs::remove_all(path); }
+};
+
+StageSummary stage(std::size_t index, int limit) {
+  StageSummary s;
+  s.stage_index = index;
+  s.load.max_concurrency = limit;
+  s.num_prompts = s.sent = s.completed = 2;
+  return s;
+}
+
+TEST(RunOutputs, WritesSweepJsonlAndCsvAsTheRunProgresses) {
+  TempDir dir;
+  RunConfig cfg;
+  cfg.output_json = (dir.path / "out/sweep.json").string();
+  cfg.requests_jsonl = (dir.path / "out/sweep.requests.jsonl").string();
+  cfg.csv = (dir.path / "csv/table.csv").string();
+  RunContext ctx;
+  ctx.load_mode = LoadMode::concurrency;
+  ctx.load_values = {1, 4};
+  RunOutputs outputs(cfg, ctx);
+  // Created before the first stage, so a bad path fails before any load is sent.
+  EXPECT_EQ(nlohmann::json::parse(slurp(cfg.output_json))["stages"].size(), 0u);
+  const std::string header = slurp(cfg.csv);
+  EXPECT_EQ(std::count(header.begin(), header.end(), '\n'), 1) << header;  // header only
+
   RequestRecord r;
-  r.outcome = Outcome::http_error;
-  r.http_status = 503;
-  r.error = "Service \"Unavailable\"";
-  r.aborted = true;
-  const std::string line = request_jsonl_line(0, "id", r);
-  EXPECT_NE(line.find(R"("first_byte_ms": null)"), std::string::npos) << line;
-  EXPECT_NE(line.find(R"("ttft_ms": null, "e2el_ms": null, "tpot_ms": null, "itl_ms": [])"), std::string::npos);
-  EXPECT_NE(line.find(R"("error": "Service \"Unavailable\"")"), std::string::npos);
-  EXPECT_NE(line.find(R"("aborted": true})"), std::string::npos);
+  r.index = 1;
+  outputs.append_record(0, "req-1", r);
+  EXPECT_NE(slurp(cfg.requests_jsonl).find("\"request_id\": \"req-1\""), std::string::npos);
+
+  outputs.stage_done(stage(0, 1), {});
+  outputs.stage_done(stage(1, 4), {});
+  const std::string csv = slurp(cfg.csv);
+  EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 3) << csv;
+  outputs.finish(false);
+  const auto doc = nlohmann::json::parse(slurp(cfg.output_json));
+  EXPECT_EQ(doc["stages"].size(), 2u);
+  EXPECT_EQ(doc["requests_file"], "sweep.requests.jsonl");
+  EXPECT_EQ(outputs.written(), (std::vector<std::string>{cfg.output_json, cfg.csv, cfg.requests_jsonl}));
+}
+
+TEST(RunOutputs, UnwritableRequestsFileNamesTheFlag) {
+  RunConfig cfg;
+  cfg.requests_jsonl = "/proc/no-such-dir/x.jsonl";
+  RunContext ctx;
+  try {
+    RunOutputs outputs(cfg, ctx);
+    FAIL() << "expected a UserError";
+  } catch (const UserError& e) {
+    EXPECT_EQ(std::string(e.what()).rfind("--requests-jsonl: ", 0), 0u) << e.what();
+  }
 }
 
 }  // namespace

@@ -34,8 +34,10 @@ TEST(RunE2e, InjectedFaultsLandInTheirCategories) {
   EXPECT_EQ(s["failed"], failed);
   EXPECT_EQ(s["completed"].get<int>() + failed, 60);
   // The summary explains the difference between sent and completed.
-  EXPECT_NE(r.err.find("sent requests completed"), std::string::npos) << r.err;
-  EXPECT_NE(r.err.find("http_error"), std::string::npos);
+  EXPECT_NE(r.out.find("Failed requests during benchmark run detected (capping to 10):\nError 0: "),
+            std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("Errors by category:\n"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("  http_error: "), std::string::npos);
 }
 
 TEST(RunE2e, MaxFailureRatioGivesExitFour) {

@@ -21,7 +21,11 @@ TEST(RunE2e, ConcurrencyStaircaseMatchesFixedCosts) {
                                dir.path);
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_NE(r.out.find("============ Serving Benchmark Result ============"), std::string::npos);
-  EXPECT_NE(r.out.find("concurrency     req/s"), std::string::npos) << r.out;
+  // The staircase table (columns sized to their widest cell).
+  const std::size_t table = r.out.find("\nconcurrency  ");
+  ASSERT_NE(table, std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("  out tok/s  total tok/s  TTFT p50 ms  TTFT p99 ms  TPOT p50 ms  ITL p99 ms  failed\n", table),
+            std::string::npos) << r.out;
   const Json doc = Json::parse(slurp(dir.path / "res/sweep.json"));
   EXPECT_EQ(doc["load_mode"], "concurrency");
   EXPECT_EQ(doc["aborted"], false);

@@ -95,3 +95,37 @@ TEST(ConsoleSummary, FailedRequestsCappedAtTen) {
 
 }  // namespace
 }  // namespace sb
+
+namespace sb {
+namespace {
+
+TEST(ConsoleSummary, StageHeaderAsVllmPrintsIt) {
+  StageLoad closed;
+  closed.max_concurrency = 16;
+  EXPECT_EQ(format_stage_header(closed),
+            "Traffic request rate: inf\nBurstiness factor: 1.0 (Poisson process)\nMaximum request concurrency: 16\n");
+  StageLoad open;
+  open.request_rate = 8;
+  open.burstiness = 0.5;
+  EXPECT_EQ(format_stage_header(open),
+            "Traffic request rate: 8.0\nBurstiness factor: 0.5 (Gamma distribution)\nMaximum request concurrency: None\n");
+}
+
+TEST(ConsoleSummary, RampHeaderReplacesTheRateLine) {
+  StageLoad load;
+  const RampHeader ramp{"linear", 1, 20};
+  EXPECT_EQ(format_stage_header(load, &ramp),
+            "Traffic ramp-up strategy: linear.\n"
+            "Will increase RPS from 1 to 20 RPS over the duration of the benchmark.\n"
+            "Burstiness factor: 1.0 (Poisson process)\nMaximum request concurrency: None\n");
+}
+
+TEST(ConsoleSummary, ExtrasSayHowManyPlannedRequestsWereNotSent) {
+  StageSummary s = testdata::sample_stage();
+  s.errors.clear();
+  s.sent = s.completed = 60;  // Ctrl-C after 60 of 100
+  EXPECT_EQ(format_console_extras(s), "Sent 60 of 100 planned requests (the rest were cancelled unsent)\n");
+}
+
+}  // namespace
+}  // namespace sb

@@ -66,7 +66,9 @@ TEST(HtmlBrowser, LoadsDrawsMarksKneeAndScreenshots) {
                           "' '" + png.string() + "'";
   const int rc = std::system(cmd.c_str());
   EXPECT_EQ(rc, 0) << cmd;
-  if (rc == 0) EXPECT_GT(fs::file_size(png), 20000u);
+  if (rc == 0) {
+    EXPECT_GT(fs::file_size(png), 20000u);
+  }
   fs::remove_all(dir);
 }
 

@@ -47,3 +47,18 @@ TEST(StaircaseTable, RateMode) {
 
 }  // namespace
 }  // namespace sb
+
+namespace sb {
+namespace {
+
+TEST(StaircaseTable, AbortedStageIsMarked) {
+  std::vector<StageSummary> stages = concurrency_stages();
+  stages[1].aborted = true;
+  const std::string text = format_staircase_table(LoadMode::concurrency, stages);
+  const std::size_t second_row = text.find('\n', text.find('\n') + 1) + 1;
+  EXPECT_EQ(text.find("  (aborted)\n"), text.find('\n', second_row) - 11) << text;
+  EXPECT_EQ(text.find("(aborted)", text.find("(aborted)") + 1), std::string::npos);
+}
+
+}  // namespace
+}  // namespace sb

@@ -33,8 +33,11 @@ TEST(EngineBackend, WritesStepsOnlyWhileProfiling) {
   const std::string path = ::testing::TempDir() + "/sb_engine_trace_v3.csv";
   EngineBackend backend(testing_util::make_config("llama-3.2-1b", "mi300x"), {path, TraceFormat::rocprofv3});
   std::vector<TokenEvent> events;
-  backend.submit({0, 32, 3, true, 0}, 0);
-  Nanos t = *backend.advance(0, events);  // step 1 runs unrecorded
+  // Virtual time starts at the real steady "now" so the CLOCK_BOOTTIME check below is meaningful on a
+  // machine that has been up for more than the tolerance.
+  const Nanos t0 = now_ns();
+  backend.submit({0, 32, 3, true, 0}, t0);
+  Nanos t = *backend.advance(t0, events);  // step 1 runs unrecorded
   ASSERT_TRUE(backend.start_profile(t));
   while (auto next = backend.advance(t, events)) t = *next;  // steps 2 and 3 recorded
   ASSERT_TRUE(backend.stop_profile(t));

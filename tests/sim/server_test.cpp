@@ -28,11 +28,24 @@ struct Running {
   std::uint16_t port() const { return server->port(); }
 };
 
+// Options with one change from the defaults (GCC 12 warns on designated initializers that skip
+// members of class type, so tests set fields by name instead).
+template <class Fn>
+ServerOptions with(Fn&& set) {
+  ServerOptions o;
+  set(o);
+  return o;
+}
+
 const std::string kStreamBody =
     R"({"model":"sim-model","prompt":"0123456789abcdef","max_tokens":5,"stream":true,"stream_options":{"include_usage":true}})";
 
 TEST(SimServer, HealthAndModels) {
-  Running s({.served_model_name = "served", .model_root = "/models/x", .max_model_len = 4096});
+  Running s(with([](ServerOptions& o) {
+    o.served_model_name = "served";
+    o.model_root = "/models/x";
+    o.max_model_len = 4096;
+  }));
   EXPECT_EQ(http_exchange(s.port(), get_request("/health")).status, 200);
   const auto r = http_exchange(s.port(), get_request("/v1/models"));
   ASSERT_EQ(r.status, 200);
@@ -74,7 +87,10 @@ TEST(SimServer, ChatNonStreaming) {
 }
 
 TEST(SimServer, ErrorsUnknownModelAuthPathAndLength) {
-  Running s({.max_model_len = 100, .api_key = "k1"});
+  Running s(with([](ServerOptions& o) {
+    o.max_model_len = 100;
+    o.api_key = "k1";
+  }));
   const std::string auth = "Authorization: Bearer k1\r\n";
   auto r = http_exchange(s.port(), post_request("/v1/completions", kStreamBody));
   EXPECT_EQ(r.status, 401);
@@ -107,12 +123,12 @@ TEST(SimServer, KeepAliveServesSeveralRequestsOnOneConnection) {
 
 TEST(SimServer, InjectedFailureAndDrop) {
   {
-    Running s({.faults = {.fail_ratio = 1.0, .fail_status = 503}});
+    Running s(with([](ServerOptions& o) { o.faults = {.fail_ratio = 1.0, .fail_status = 503}; }));
     const auto r = http_exchange(s.port(), post_request("/v1/completions", kStreamBody));
     EXPECT_EQ(r.status, 503);
     EXPECT_EQ(nlohmann::json::parse(r.body)["error"]["code"], 503);
   }
-  Running s({.faults = {.drop_ratio = 1.0}});
+  Running s(with([](ServerOptions& o) { o.faults.drop_ratio = 1.0; }));
   const auto r = http_exchange(s.port(), post_request("/v1/completions", kStreamBody));
   EXPECT_EQ(r.status, 200);
   EXPECT_FALSE(r.complete);
@@ -143,7 +159,7 @@ TEST(SimServer, TokenLogHoldsEverySendTimeBeforeTheClientsRecv) {
   const auto path = std::filesystem::temp_directory_path() / ("sim_token_log_" + std::to_string(::getpid()));
   testing::RawResponse r;
   {
-    Running s({.token_log_path = path.string()});
+    Running s(with([&](ServerOptions& o) { o.token_log_path = path.string(); }));
     r = http_exchange(s.port(), post_request("/v1/completions", kStreamBody, "x-request-id: req-9\r\n"));
     s.server->stop();
   }

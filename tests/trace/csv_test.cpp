@@ -46,18 +46,32 @@ TEST(Csv, UnterminatedQuoteMarksTheRowIncomplete) {
   EXPECT_EQ(rows[1].cells.back(), "cut off");
 }
 
+// Collects a table's data rows (and the cut-off line) the way the parsers walk them.
+struct Collected {
+  std::vector<CsvRow> rows;
+  std::size_t cut_line = 0;
+};
+Collected collect(const CsvTable& t) {
+  Collected c;
+  c.cut_line = t.for_each_row([&](const CsvRow& row) { c.rows.push_back(row); });
+  return c;
+}
+
 TEST(Csv, TableSkipsPreambleStopsAtBlankLineAndFindsColumnsIgnoringCase) {
-  const CsvParse p = read_csv_table("progress...\na,B\n1,2\n\nNOTICE: x\n", "f.csv", first_cell_is_a);
-  ASSERT_TRUE(p.table);
-  EXPECT_EQ(p.table->rows().size(), 1u);
-  EXPECT_EQ(p.table->find("b"), 1u);
-  EXPECT_EQ(p.table->int_at(p.table->rows()[0], 1), 2);
-  EXPECT_FALSE(p.table->find("c"));
+  const auto t = read_csv_table("progress...\na,B\n1,2\n\nNOTICE: x\n", "f.csv", first_cell_is_a);
+  ASSERT_TRUE(t);
+  const Collected c = collect(*t);
+  ASSERT_EQ(c.rows.size(), 1u);
+  EXPECT_EQ(t->find("b"), 1u);
+  EXPECT_EQ(t->int_at(c.rows[0], 1), 2);
+  EXPECT_FALSE(t->find("c"));
+  EXPECT_FALSE(read_csv_table("x,y\n", "f.csv", first_cell_is_a));
 }
 
 TEST(Csv, WrongCellCountIsAUserErrorNamingFileAndLine) {
+  const auto t = read_csv_table("a,b\n1,2\n3\n4,5\n", "x.csv", first_cell_is_a);
   try {
-    read_csv_table("a,b\n1,2\n3\n4,5\n", "x.csv", first_cell_is_a);
+    collect(*t);
     FAIL() << "no error";
   } catch (const UserError& e) {
     EXPECT_STREQ(e.what(), "x.csv:3: expected 2 columns, found 1");
@@ -65,28 +79,41 @@ TEST(Csv, WrongCellCountIsAUserErrorNamingFileAndLine) {
 }
 
 TEST(Csv, CutOffLastRowIsDroppedAndReported) {
-  const CsvParse p = read_csv_table("a,b\n1,2\n3", "x.csv", first_cell_is_a);
-  ASSERT_TRUE(p.table);
-  EXPECT_EQ(p.table->rows().size(), 1u);
-  EXPECT_EQ(p.truncated_line, 3u);
+  const auto t = read_csv_table("a,b\n1,2\n3", "x.csv", first_cell_is_a);
+  const Collected c = collect(*t);
+  EXPECT_EQ(c.rows.size(), 1u);
+  EXPECT_EQ(c.cut_line, 3u);
+  EXPECT_EQ(collect(*read_csv_table("a,b\n1,2\n3,4", "x.csv", first_cell_is_a)).cut_line, 0u);  // complete
+}
+
+TEST(Csv, RowBuffersAreReusedWithoutLeakingCellsBetweenRows) {
+  CsvCursor cursor("a,b,c\nd\n\"e,f\",g\n");
+  CsvRow row;
+  ASSERT_TRUE(cursor.next(row));
+  ASSERT_TRUE(cursor.next(row));
+  EXPECT_EQ(row.cells, (std::vector<std::string>{"d"}));
+  ASSERT_TRUE(cursor.next(row));
+  EXPECT_EQ(row.cells, (std::vector<std::string>{"e,f", "g"}));
+  EXPECT_FALSE(cursor.next(row));
 }
 
 TEST(Csv, BadNumbersNameTheColumn) {
-  const CsvParse p = read_csv_table("a,Start\n1,12x\n", "t.csv", first_cell_is_a);
+  const auto t = read_csv_table("a,Start\n1,12x\n", "t.csv", first_cell_is_a);
+  const Collected c = collect(*t);
   try {
-    p.table->int_at(p.table->rows()[0], 1);
+    t->int_at(c.rows[0], 1);
     FAIL() << "no error";
   } catch (const UserError& e) {
     EXPECT_STREQ(e.what(), "t.csv:2: column Start: bad integer '12x'");
   }
-  EXPECT_THROW(p.table->require("End"), UserError);
+  EXPECT_THROW(t->require("End"), UserError);
 }
 
 TEST(Csv, SentinelsAreMissingValues) {
   for (const char* s : {"", "None", "N/A", "[N/A]", "[Not Supported]"}) EXPECT_TRUE(is_missing_cell(s)) << s;
   EXPECT_FALSE(is_missing_cell("0"));
-  const CsvParse p = read_csv_table("a,n\n1,None\n", "t.csv", first_cell_is_a);
-  EXPECT_FALSE(p.table->optional_int_at(p.table->rows()[0], 1));
+  const auto t = read_csv_table("a,n\n1,None\n", "t.csv", first_cell_is_a);
+  EXPECT_FALSE(t->optional_int_at(collect(*t).rows[0], 1));
 }
 
 }  // namespace

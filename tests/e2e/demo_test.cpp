@@ -1,0 +1,50 @@
+// `servebench demo --quick`: the embedded engine simulator, a short staircase, the table, the knee
+// line, and the sweep JSON + HTML report under ./servebench-results/.
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "e2e/run_process.hpp"
+
+namespace sb::e2e {
+namespace {
+
+TEST(DemoE2e, QuickDemoPrintsTableKneeAndWritesFiles) {
+  TempDir dir("demo");
+  const int code = wait_exit(spawn({"demo", "--quick"}, dir.path, "demo"), 30);
+  const std::string out = slurp(dir.path / "demo.out"), err = slurp(dir.path / "demo.err");
+  ASSERT_EQ(code, 0) << err;
+  // The staircase table (columns sized to their widest cell).
+  const std::size_t table = out.find("\nconcurrency  ");
+  ASSERT_NE(table, std::string::npos) << out;
+  EXPECT_NE(out.find("  out tok/s  total tok/s  TTFT p50 ms  TTFT p99 ms  TPOT p50 ms  ITL p99 ms  failed\n", table),
+            std::string::npos) << out;
+  EXPECT_NE(out.find("\nknee: "), std::string::npos) << out;
+  fs::path json, html;
+  for (const auto& e : fs::directory_iterator(dir.path / "servebench-results")) {
+    if (e.path().extension() == ".json" && e.path().string().find(".requests.") == std::string::npos) json = e.path();
+    if (e.path().extension() == ".html") html = e.path();
+  }
+  ASSERT_FALSE(json.empty());
+  ASSERT_FALSE(html.empty());
+  const auto doc = nlohmann::json::parse(slurp(json));
+  ASSERT_EQ(doc["stages"].size(), 4u);
+  double previous_rps = 0;
+  for (const auto& s : doc["stages"]) {
+    EXPECT_EQ(s["completed"], 32);
+    EXPECT_EQ(s["failed"], 0);
+    // More concurrency, more throughput: the engine batches (the knee comes later, near 64+).
+    EXPECT_GT(s["request_throughput"].get<double>(), previous_rps);
+    previous_rps = s["request_throughput"].get<double>();
+  }
+  const std::string page = slurp(html);
+  EXPECT_EQ(page.rfind("<!DOCTYPE html>", 0), 0u) << page.substr(0, 80);
+  EXPECT_NE(page.find("demo"), std::string::npos);
+}
+
+TEST(DemoE2e, UnknownArgumentIsAConfigError) {
+  TempDir dir("demo_bad");
+  EXPECT_EQ(wait_exit(spawn({"demo", "--fast"}, dir.path, "demo"), 10), 2);
+}
+
+}  // namespace
+}  // namespace sb::e2e
