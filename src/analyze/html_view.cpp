@@ -1,6 +1,8 @@
 #include "analyze/html_view.hpp"
 
+#include <algorithm>
 #include <cmath>
+#include <optional>
 
 #include <fmt/format.h>
 
@@ -18,8 +20,10 @@ std::string knee_text(const results::Run& run, const CurveAnalysis& c) {
                      run.stages[*c.knee].request_throughput);
 }
 
-// Stages with an unlimited rate have no place on a numeric axis: they appear in the table only.
-html::RunView run_view(const results::Run& run, const RunAnalysis& a) {
+// A stage with an unlimited rate has no place on a numeric axis: it is drawn at `unlimited_x` (one
+// step past the highest tested rate, labelled "inf" by the page) so the curve still shows where the
+// server ends up when nothing holds the load back. Without such a stand-in it stays in the table only.
+html::RunView run_view(const results::Run& run, const RunAnalysis& a, std::optional<double> unlimited_x) {
   html::RunView v;
   v.label = run.label;
   v.knee_text = knee_text(run, a.curve);
@@ -33,14 +37,30 @@ html::RunView run_view(const results::Run& run, const RunAnalysis& a) {
                             num(s.value("ttft_p50")), num(s.value("ttft_p99")), num(s.value("tpot_p50")),
                             num(s.value("itl_p99")), std::to_string(s.failed), region});
     if (i < a.curve.regions.size()) v.region_reasons.push_back(a.curve.regions[i].reason);
-    if (!std::isfinite(s.load_value)) continue;
+    const bool finite = std::isfinite(s.load_value);
+    if (!finite && !unlimited_x) continue;
     if (a.curve.knee && *a.curve.knee == i) v.knee = v.x.size();
     if (a.curve.ttft_rise && *a.curve.ttft_rise == i) v.ttft_rise = v.x.size();
-    v.x.push_back(s.load_value);
+    v.x.push_back(finite ? s.load_value : *unlimited_x);
     v.regions.push_back(region);
     for (const char* key : kChartKeys) v.metrics[key].push_back(s.value(key).value_or(NAN));
   }
   return v;
+}
+
+// Rate sweeps ending in `inf`: the stand-in x is twice the highest finite rate of any run (one more
+// step of the usual doubling staircase), or 1 when no run has a finite rate.
+std::optional<double> unlimited_position(const std::vector<results::Run>& runs) {
+  bool any_inf = false;
+  double hi = 0;
+  for (const auto& r : runs) {
+    for (const auto& s : r.stages) {
+      if (std::isinf(s.load_value)) any_inf = true;
+      else hi = std::max(hi, s.load_value);
+    }
+  }
+  if (!any_inf) return std::nullopt;
+  return hi > 0 ? 2 * hi : 1.0;
 }
 
 }  // namespace
@@ -49,9 +69,10 @@ html::Document html_document(const std::vector<results::Run>& runs, const std::v
   html::Document d;
   d.x_label = !runs.empty() && runs[0].load_mode == "request_rate" ? "request rate (req/s)" : "concurrency";
   d.table_header = {"load", "req/s", "out tok/s", "TTFT p50", "TTFT p99", "TPOT p50", "ITL p99", "failed", "region"};
+  d.unlimited_x = unlimited_position(runs);
   double lo = INFINITY, hi = 0;
   for (std::size_t i = 0; i < runs.size(); ++i) {
-    d.runs.push_back(run_view(runs[i], analyses[i]));
+    d.runs.push_back(run_view(runs[i], analyses[i], d.unlimited_x));
     for (double x : d.runs.back().x) lo = std::min(lo, x), hi = std::max(hi, x);
   }
   d.log_x = lo > 0 && hi / lo >= 16;

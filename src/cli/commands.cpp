@@ -9,12 +9,13 @@
 namespace sb::cli {
 
 std::span<const Command> commands() {
-  static constexpr std::array<Command, 6> table{{
+  static constexpr std::array<Command, 7> table{{
       {"run", "load test an OpenAI-compatible server (staircase of concurrency or request rates)", run_cmd},
       {"sim", "serve a simulated continuous-batching LLM server (OpenAI-compatible)", sim_cmd},
       {"demo", "run a staircase against the embedded simulator, print the table and the knee", demo_cmd},
       {"report", "capacity analysis of results: knee, regions, HTML report", report_cmd},
       {"compare", "baseline vs tuned: deltas, significance, CI gate (--fail-if)", compare_cmd},
+      {"kernels", "rank GPU kernels from rocprof / Nsight Systems / PyTorch traces, per load stage", kernels_cmd},
       {"tokenize", "encode/decode/count text with a HuggingFace tokenizer.json", tokenize_cmd},
   }};
   return table;

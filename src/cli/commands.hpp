@@ -25,5 +25,6 @@ int demo_cmd(int argc, char** argv);
 int report_cmd(int argc, char** argv);
 int compare_cmd(int argc, char** argv);
 int tokenize_cmd(int argc, char** argv);
+int kernels_cmd(int argc, char** argv);
 
 }  // namespace sb::cli

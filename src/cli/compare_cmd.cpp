@@ -59,7 +59,9 @@ int run_compare(const CompareFlags& f) {
     if (!out || !(out << html::render(analyze::html_compare_document(runs, analyses, cmp, gate))))
       throw UserError("--out " + f.out_html + ": cannot write file");
   }
-  for (const auto& v : gate.violations) std::fprintf(stderr, "servebench compare: --fail-if %s\n", v.message.c_str());
+  // The rule as the user typed it, so CI logs show which --fail-if tripped and where.
+  for (const auto& v : gate.violations)
+    std::fprintf(stderr, "servebench compare: --fail-if \"%s\" violated: %s\n", v.rule.c_str(), v.message.c_str());
   return gate.violations.empty() ? to_int(ExitCode::ok) : to_int(ExitCode::gate_failed);
 }
 

@@ -37,7 +37,7 @@ struct DemoPlan {
 
 DemoPlan demo_plan(bool quick) {
   if (quick) return {{"1", "4", "16", "64"}, 32, 128, 16};
-  return {{"1", "2", "4", "8", "16", "32", "64", "128", "256"}, 256, 256, 64};
+  return {{"1", "2", "4", "8", "16", "32", "64", "128", "256"}, 512, 256, 64};
 }
 
 std::unique_ptr<sim::Server> start_simulator() {

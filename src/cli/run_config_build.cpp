@@ -168,7 +168,11 @@ void read_ramp(const OptionReader& r, RunConfig& c) {
   try {
     validate_ramp(c.ramp);
   } catch (const UserError& e) {
-    r.error("ramp-up-strategy", e.what());
+    // "--ramp-up-end-rps: why": attach it to that flag, so it names where the value came from.
+    const std::string what = e.what();
+    const std::size_t colon = what.find(": ");
+    if (what.rfind("--", 0) == 0 && colon != std::string::npos) r.error(what.substr(2, colon - 2), what.substr(colon + 2));
+    else r.error("ramp-up-strategy", what);
   }
 }
 

@@ -159,11 +159,9 @@ bool too_many_failures(const RunConfig& cfg, const StageSummary& s) {
          static_cast<double>(s.failed) / s.sent > *cfg.max_failure_ratio;
 }
 
-void print_stage_header(const RunConfig& cfg, const StagePlan& plan, const PipelineIo& io) {
-  RampHeader ramp;
-  if (cfg.ramp.kind != RampKind::none)
-    ramp = {cfg.ramp.kind == RampKind::linear ? "linear" : "exponential", cfg.ramp.start_rps, cfg.ramp.end_rps};
-  print(io.out, format_stage_header(plan.load, cfg.ramp.kind != RampKind::none ? &ramp : nullptr));
+void print_stage_header(const RunContext& ctx, const StagePlan& plan, const PipelineIo& io) {
+  const RampHeader ramp{ctx.ramp_up_strategy, ctx.ramp_up_start_rps, ctx.ramp_up_end_rps};
+  print(io.out, format_stage_header(plan.load, ctx.ramp_up_strategy.empty() ? nullptr : &ramp));
 }
 
 struct StageRun {
@@ -174,7 +172,7 @@ struct StageRun {
 StageRun run_one_stage(const RunConfig& cfg, const Prepared& p, const StagePlan& plan, Runner& runner,
                        RunOutputs& outputs, const PipelineIo& io) {
   const StageInput in = stage_input(cfg, p, plan);
-  print_stage_header(cfg, plan, io);
+  print_stage_header(p.ctx, plan, io);
   ProgressLine progress(io.err, io.progress && !cfg.disable_tqdm && isatty(fileno(io.err)),
                         stage_view(p.staircase, plan));
   // Outputs re-tokenized on the worker thread (local tokenizer only: microseconds, no I/O); each

@@ -1,9 +1,10 @@
 #pragma once
 // The whole `servebench run` after option parsing, reusable by `servebench demo`:
-// preflight -> tokenizer -> dataset -> staircase -> per stage (schedule, prebuilt bodies,
-// Runner::run_stage with records streamed to JSONL, summarize, console block, sweep JSON rewrite,
-// optional vLLM files) -> staircase table. Ctrl-C (SIGINT/SIGTERM) stops dispatch and still writes
-// every output, marked aborted.
+// prepare_run (preflight, tokenizer, dataset, bodies, staircase) -> per stage (schedule or ramp,
+// Runner::run_stage with records streamed to JSONL, outputs re-tokenized when the server sent no
+// usage, summarize, report/'s console block, sweep JSON and CSV rewrite, optional vLLM files) ->
+// report/'s staircase table. Ctrl-C (SIGINT/SIGTERM) stops dispatch and still writes every
+// output, marked aborted.
 #include <cstdio>
 #include <vector>
 

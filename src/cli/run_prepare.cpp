@@ -103,6 +103,11 @@ RunContext make_context(const RunConfig& cfg, const PreflightResult& pf, const P
   ctx.metric_percentiles = cfg.metric_percentiles;
   ctx.percentile_metrics = cfg.percentile_metrics;
   ctx.goodput_slo_ms = cfg.goodput_slo_ms;
+  if (cfg.ramp.kind != RampKind::none) {
+    ctx.ramp_up_strategy = cfg.ramp.kind == RampKind::linear ? "linear" : "exponential";
+    ctx.ramp_up_start_rps = cfg.ramp.start_rps;
+    ctx.ramp_up_end_rps = cfg.ramp.end_rps;
+  }
   ctx.metadata = cfg.metadata;
   ctx.config_json = redacted_config_json(cfg, ctx.model_id);
   ctx.clock_anchor = ClockAnchor::now();

@@ -90,6 +90,7 @@ std::string render(const Document& doc) {
   json data;
   data["x_label"] = doc.x_label;
   data["log_x"] = doc.log_x;
+  data["unlimited_x"] = doc.unlimited_x ? json(*doc.unlimited_x) : json(nullptr);
   data["runs"] = json::array();
   for (const auto& r : doc.runs) data["runs"].push_back(run_json(r));
   std::string out = "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n<title>" + escape(doc.title) +

@@ -12,7 +12,7 @@ namespace sb::html {
 
 struct RunView {
   std::string label;
-  std::vector<double> x;                               // load per stage (finite values only)
+  std::vector<double> x;                               // load per stage (inf -> Document::unlimited_x)
   std::map<std::string, std::vector<double>> metrics;  // chart key -> value per stage (NaN = missing)
   std::optional<std::size_t> knee, ttft_rise;          // indices into x
   std::vector<std::string> regions;                    // "linear" | "plateau" | "decline" per stage
@@ -32,6 +32,7 @@ struct Document {
   std::string title = "servebench report";
   std::string x_label = "concurrency";
   bool log_x = false;                 // exponential staircases read better on a log axis
+  std::optional<double> unlimited_x;  // x where stages with rate `inf` are drawn (axis label "inf")
   std::vector<std::string> table_header;
   std::vector<RunView> runs;
   std::optional<Table> comparison;    // compare: the before/after table

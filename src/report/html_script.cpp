@@ -1,7 +1,8 @@
 // The report page's own script and style (kept out of html_report.cpp so each file has one job).
 // It reads the embedded JSON (#sb-data), draws one uPlot chart per metric group with every run
-// overlaid, marks each run's knee with a dashed line, shades the first run's regions, and records
-// what it drew in window.sbReport (the browser test reads it).
+// overlaid, marks each run's knee with a dashed line, shades one run's regions (a selector picks which:
+// overlapping fills of several runs would be unreadable), and records what it drew in window.sbReport
+// (the browser test reads it).
 #include "report/html_report.hpp"
 
 namespace sb::html {
@@ -32,7 +33,8 @@ const char* const report_script = R"js(
     { id: "tpot", title: "TPOT p50", unit: "ms", metrics: [["tpot_p50", "p50"]] },
     { id: "itl", title: "ITL p99", unit: "ms", metrics: [["itl_p99", "p99"]] }
   ];
-  window.sbReport = { charts: [] };
+  window.sbReport = { charts: [], shadedRun: data.runs.length ? 0 : -1, setShade: null };
+  var plots = [];
 
   var xs = [];
   data.runs.forEach(function (r) { r.x.forEach(function (x) { if (xs.indexOf(x) < 0) xs.push(x); }); });
@@ -110,10 +112,16 @@ const char* const report_script = R"js(
                      range: function (u, lo, hi) { return xs.length > 1 ? [xs[0], xs[xs.length - 1]] : [lo, hi]; } } },
       axes: [{ label: data.x_label }, { label: spec.unit }],
       series: series,
-      hooks: { drawClear: [function (u) { if (data.runs.length) shadeRegions(u, data.runs[0]); }],
+      hooks: { drawClear: [function (u) {
+                 var r = window.sbReport.shadedRun;
+                 if (r >= 0 && r < data.runs.length) shadeRegions(u, data.runs[r]);
+               }],
                draw: [markers(spec)] }
     };
-    new uPlot(opts, columns, box);
+    opts.axes[0].splits = function () { return xs; };  // ticks at the tested loads, nothing between
+    opts.axes[0].values = function (u, splits) { return splits.map(tickLabel); };
+    opts.axes[0].filter = function (u, splits) { return splits; };  // log axes would hide non-decades
+    plots.push(new uPlot(opts, columns, box));
     var caption = document.createElement("div");
     caption.className = "caption";
     var knees = 0;
@@ -127,7 +135,37 @@ const char* const report_script = R"js(
     window.sbReport.charts.push({ id: spec.id, points: points, knees: knees });
   }
 
+  // The stand-in position of rate-inf stages reads "inf" on the axis.
+  // uPlot passes null for ticks it filtered out (too crowded).
+  function tickLabel(x) {
+    if (x === null || x === undefined) return null;
+    return data.unlimited_x !== null && x === data.unlimited_x ? "inf" : String(+x.toPrecision(4));
+  }
+
+  // Which run's regions are shaded: one choice for every chart, "none" turns shading off.
+  function shadeSelector(container) {
+    if (data.runs.length < 2) return;
+    var label = document.createElement("label");
+    label.textContent = "shade regions of ";
+    var select = document.createElement("select");
+    select.id = "sb-shade";
+    data.runs.forEach(function (run, r) { select.add(new Option(run.label, String(r))); });
+    select.add(new Option("none", "-1"));
+    select.onchange = function () { window.sbReport.setShade(+select.value); };
+    label.appendChild(select);
+    container.appendChild(label);
+  }
+
+  window.sbReport.setShade = function (r) {
+    window.sbReport.shadedRun = r;
+    var select = document.getElementById("sb-shade");
+    if (select) select.value = String(r);
+    plots.forEach(function (u) { u.redraw(false, false); });
+  };
+
+  window.sbReport.xTicks = xs.map(tickLabel);
   var container = document.getElementById("charts");
+  shadeSelector(container);
   charts.forEach(function (spec) { drawChart(spec, container); });
 })();
 )js";

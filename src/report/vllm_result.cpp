@@ -8,6 +8,8 @@
 #include <filesystem>
 #include <limits>
 
+#include <fmt/format.h>
+
 #include "core/error.hpp"
 #include "report/py_json.hpp"
 
@@ -124,6 +126,11 @@ ordered_json vllm_stage_json(const RunContext& ctx, const StageSummary& s, const
   j["request_rate"] = rate_json(s.load.request_rate);
   j["burstiness"] = s.load.burstiness;
   j["max_concurrency"] = s.load.max_concurrency ? ordered_json(*s.load.max_concurrency) : ordered_json(nullptr);
+  if (!ctx.ramp_up_strategy.empty()) {  // vLLM writes these only with a ramp-up, as ints
+    j["ramp_up_strategy"] = ctx.ramp_up_strategy;
+    j["ramp_up_start_rps"] = static_cast<long long>(ctx.ramp_up_start_rps);
+    j["ramp_up_end_rps"] = static_cast<long long>(ctx.ramp_up_end_rps);
+  }
   j["duration"] = s.duration_s;
   j["completed"] = s.completed;
   j["failed"] = s.failed;
@@ -152,7 +159,12 @@ std::string vllm_date(std::int64_t unix_s) {
 
 std::string vllm_result_filename(const RunContext& ctx, const StageLoad& load, const std::string& date) {
   const std::string prefix = ctx.label.value_or(ctx.backend);
-  const std::string rate = load.open_loop() ? py_float_repr(load.request_rate) : "inf";
+  // With a ramp-up vLLM names the ramp instead of the rate: "-ramp-up-linear-1qps-20qps".
+  const std::string rate =
+      !ctx.ramp_up_strategy.empty()
+          ? fmt::format("ramp-up-{}-{}qps-{}", ctx.ramp_up_strategy, static_cast<long long>(ctx.ramp_up_start_rps),
+                        static_cast<long long>(ctx.ramp_up_end_rps))
+          : (load.open_loop() ? py_float_repr(load.request_rate) : "inf");
   std::string conc;
   if (load.max_concurrency) conc.append("-concurrency").append(std::to_string(*load.max_concurrency));
   const std::size_t slash = ctx.model_id.rfind('/');

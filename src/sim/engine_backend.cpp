@@ -36,9 +36,12 @@ void EngineBackend::render_metrics(std::string& out, const std::string& model_na
 bool EngineBackend::start_profile(Nanos now) {
   if (trace_.path.empty()) return false;
   if (file_ != nullptr) return true;  // already recording
-  file_ = std::fopen(trace_.path.c_str(), "w");
+  const std::string path = profiles_ == 0 ? trace_.path : fmt::format("{}.{}", trace_.path, profiles_);
+  file_ = std::fopen(path.c_str(), "w");
   // The flags layer checked the path at startup; failing now (disk gone) must not kill the server.
   if (file_ == nullptr) return false;
+  profile_path_ = path;
+  ++profiles_;
   // rocprof stamps CLOCK_BOOTTIME; steady_clock is CLOCK_MONOTONIC, so shift by their difference.
   // nsys stamps ns since its session started: the session starts now.
   offset_ns_ = trace_.format == TraceFormat::nsys ? -now : clock_ns(CLOCK_BOOTTIME) - clock_ns(CLOCK_MONOTONIC);
@@ -85,7 +88,7 @@ void EngineBackend::flush_rows() {
 void EngineBackend::write_sidecar() const {
   // CSV profiler formats have no comment syntax, so the "simulated" mark and the wall-clock
   // anchor (Unix ns = trace timestamp + unix_minus_trace_ns) go into a sidecar file.
-  const std::string path = trace_.path + ".servebench.json";
+  const std::string path = profile_path_ + ".servebench.json";
   std::FILE* f = std::fopen(path.c_str(), "w");
   if (f == nullptr) return;
   const std::int64_t unix_minus_trace_ns = clock_ns(CLOCK_REALTIME) - (clock_ns(CLOCK_MONOTONIC) + offset_ns_);

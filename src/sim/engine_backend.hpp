@@ -3,6 +3,8 @@
 // flow, renders /metrics, and while profiling (POST /start_profile … /stop_profile) writes the
 // simulated kernels of every step to --kernel-trace FILE in the chosen profiler's format, plus a
 // FILE.servebench.json sidecar that marks the trace as simulated and gives its wall-clock offset.
+// Each profile gets its own file, so a second /start_profile never overwrites the first: the first
+// goes to FILE, the next ones to FILE.1, FILE.2, … (each with its own .servebench.json sidecar).
 #include <cstdint>
 #include <cstdio>
 #include <memory>
@@ -36,6 +38,9 @@ class EngineBackend final : public Backend, private StepObserver {
   bool start_profile(Nanos now) override;
   bool stop_profile(Nanos now) override;
 
+  // The file the current (or, when idle, the last) profile writes; empty before the first one.
+  const std::string& profile_path() const { return profile_path_; }
+
   const Engine& engine() const { return engine_; }
 
  private:
@@ -45,6 +50,8 @@ class EngineBackend final : public Backend, private StepObserver {
 
   Engine engine_;
   KernelTraceOptions trace_;
+  std::string profile_path_;     // trace_.path, or trace_.path + ".N" for the (N+1)-th profile
+  std::uint64_t profiles_ = 0;   // profiles started so far
   std::FILE* file_ = nullptr;
   std::optional<KernelTraceFormatter> formatter_;
   std::vector<KernelEvent> kernels_;

@@ -65,6 +65,7 @@ class Hub {
   std::vector<TokenEvent> events_;                     // reused on every wake-up
   std::unordered_map<std::uint64_t, Session*> sessions_;
   Nanos armed_ns_ = -1;
+  Nanos woke_ns_ = 0;  // last timer wake-up
 };
 
 // What every connection shares: options, backend hub, token log, fault injector.
@@ -135,14 +136,21 @@ void Hub::pump() {
   rearm(next);
 }
 
+// Waking for each of thousands of staggered deadlines costs a timerfd re-arm and an epoll round per
+// token; one wake-up per 50 µs serves all due by then (late by <= 50 µs, never early; backends keep
+// absolute deadlines). sim_events, 5,000 streams: 7.5-8.2 -> 6.3-7.3 server-CPU-µs per token.
+constexpr Nanos kWakeGapNs = 50'000;
+
 void Hub::rearm(std::optional<Nanos> next) {
   if (!next) return;  // idle: a pending wait, if any, just finds nothing to do
-  if (armed_ns_ == *next) return;
-  armed_ns_ = *next;
-  timer_.expires_at(to_time_point(*next));  // absolute deadline: no drift
+  const Nanos at = std::max(*next, woke_ns_ + kWakeGapNs);
+  if (armed_ns_ == at) return;
+  armed_ns_ = at;
+  timer_.expires_at(to_time_point(at));  // absolute deadline: no drift
   timer_.async_wait([this](const boost::system::error_code& ec) {
     if (ec == asio::error::operation_aborted) return;
     armed_ns_ = -1;
+    woke_ns_ = now_ns();
     pump();
   });
 }

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include "analyze/fixtures.hpp"
 
 namespace sb::analyze {
@@ -22,6 +24,38 @@ TEST(HtmlView, RunViewCarriesCurvesKneeAndRegions) {
   EXPECT_EQ(r.table_rows.size(), 8u);
   EXPECT_EQ(r.table_rows[4][0], "16");
   EXPECT_NE(r.config_json.find("<redacted>"), std::string::npos);
+}
+
+// A rate sweep 2, 4, 8, inf: the inf stage is drawn one doubling past the highest rate (16) and
+// keeps its place in the table; concurrency sweeps have no stand-in.
+TEST(HtmlView, UnlimitedRateStageIsDrawnPastTheHighestRate) {
+  results::Run run;
+  run.label = "rates";
+  run.load_mode = "request_rate";
+  const double rates[] = {2, 4, 8, INFINITY}, achieved[] = {2, 4, 7.5, 7.8};
+  for (int i = 0; i < 4; ++i) {
+    results::Stage s;
+    s.stage_index = i;
+    s.load_value = s.request_rate = rates[i];
+    s.request_throughput = achieved[i];
+    s.completed = 50;
+    s.latency_ms["p99_ttft_ms"] = 100 + 10 * i;
+    run.stages.push_back(s);
+  }
+  std::vector<results::Run> runs{run};
+  const auto d = html_document(runs, analyze_runs(runs, {}));
+  ASSERT_TRUE(d.unlimited_x.has_value());
+  EXPECT_DOUBLE_EQ(*d.unlimited_x, 16.0);
+  const auto& v = d.runs[0];
+  EXPECT_EQ(v.x, (std::vector<double>{2, 4, 8, 16}));
+  EXPECT_DOUBLE_EQ(v.metrics.at("request_throughput")[3], 7.8);
+  EXPECT_DOUBLE_EQ(v.metrics.at("ttft_p99")[3], 130.0);
+  EXPECT_EQ(v.regions.size(), 4u);
+  EXPECT_EQ(v.table_rows[3][0], "inf");
+  EXPECT_EQ(d.x_label, "request rate (req/s)");
+
+  std::vector<results::Run> conc{test::read_fixture("knee_c16.json")};
+  EXPECT_FALSE(html_document(conc, analyze_runs(conc, {})).unlimited_x.has_value());
 }
 
 TEST(HtmlView, CompareDocumentHasTableAndNotes) {

@@ -1,7 +1,9 @@
 #!/usr/bin/env node
 // Opens a servebench HTML report in headless Chromium (Debian's /usr/bin/chromium driven by
 // playwright-core) and checks: no console errors, every chart has points, a knee marker is present,
-// and a screenshot is taken whose pixels are not blank. Usage: check_report.js REPORT.html [SHOT.png]
+// a screenshot is taken whose pixels are not blank, and (with several runs) the region selector
+// changes the shading: the first chart's pixels differ between "none", the first and the second run.
+// Usage: check_report.js REPORT.html [SHOT.png]
 // Exit status 0 = all checks passed; the reason of any failure is printed on stderr.
 "use strict";
 const fs = require("fs");
@@ -39,6 +41,24 @@ async function pixelVariance(page, png) {
   }, png.toString("base64"));
 }
 
+// Picks each shading in the selector and screenshots the first chart; every choice must look different.
+// Returns how many were compared (0 for a single-run report, which has no selector).
+async function checkShadeSelector(page) {
+  const select = page.locator("#sb-shade");
+  if ((await select.count()) === 0) return 0;
+  const chart = page.locator(".chart canvas").first();
+  const shots = [];
+  for (const value of ["-1", "0", "1"]) {
+    await select.selectOption(value);
+    const shaded = await page.evaluate(() => window.sbReport.shadedRun);
+    if (shaded !== +value) fail(`selector ${value}: shadedRun is ${shaded}`);
+    shots.push((await chart.screenshot()).toString("base64"));
+  }
+  if (shots[0] === shots[1]) fail("shading the first run's regions changed nothing");
+  if (shots[1] === shots[2]) fail("shading the second run's regions looks like the first's");
+  return shots.length;
+}
+
 async function main() {
   const report = path.resolve(process.argv[2] || "");
   const shot = process.argv[3] || path.join(os.tmpdir(), "servebench-report.png");
@@ -64,7 +84,15 @@ async function main() {
     const variance = await pixelVariance(page, png);
     if (png.length < 20000) fail(`screenshot too small (${png.length} bytes)`);
     if (!(variance > 100)) fail(`screenshot looks blank (grey-level variance ${variance.toFixed(1)})`);
-    console.log(`check_report: ${charts.length} charts, ${markers} knee markers, screenshot ${png.length} bytes, ` +
+    const ticks = await page.evaluate(() => ({ ticks: window.sbReport.xTicks,
+      unlimited: JSON.parse(document.getElementById("sb-data").textContent).unlimited_x }));
+    if (ticks.unlimited !== null && ticks.ticks[ticks.ticks.length - 1] !== "inf")
+      fail("the rate-inf stage is not labelled inf on the x axis: " + ticks.ticks.join(" "));
+    const shades = await checkShadeSelector(page);
+    if (errors.length) fail("console errors after changing the shading: " + errors.join(" | "));
+    console.log(`check_report: ${charts.length} charts, ${shades} shadings compared, ` +
+                `x ticks ${await page.evaluate(() => window.sbReport.xTicks.join(" "))}, ` +
+                `${markers} knee markers, screenshot ${png.length} bytes, ` +
                 `variance ${variance.toFixed(0)}`);
   } finally {
     await ctx.close();

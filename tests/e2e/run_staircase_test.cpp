@@ -40,11 +40,12 @@ TEST(RunE2e, ConcurrencyStaircaseMatchesFixedCosts) {
     EXPECT_EQ(s["total_output_tokens"], 16 * 6);
     // Fixed costs: first token after 40 ms, then one every 10 ms (loopback adds well under 5 ms).
     EXPECT_GE(s["median_ttft_ms"].get<double>(), 39.5);
-    EXPECT_LE(s["median_ttft_ms"].get<double>(), 48.0);
+    // Upper bounds leave room for a loaded 2-core CI machine (scheduling delay adds, never subtracts).
+    EXPECT_LE(s["median_ttft_ms"].get<double>(), 55.0);
     EXPECT_GE(s["median_itl_ms"].get<double>(), 9.0);
-    EXPECT_LE(s["median_itl_ms"].get<double>(), 12.0);
-    EXPECT_NEAR(s["median_tpot_ms"].get<double>(), 10.0, 1.5);
-    EXPECT_NEAR(s["median_e2el_ms"].get<double>(), 90.0, 10.0);
+    EXPECT_LE(s["median_itl_ms"].get<double>(), 14.0);
+    EXPECT_NEAR(s["median_tpot_ms"].get<double>(), 10.0, 2.5);
+    EXPECT_NEAR(s["median_e2el_ms"].get<double>(), 92.0, 14.0);
     for (const char* key : {"date", "endpoint_type", "backend", "label", "model_id", "tokenizer_id", "num_prompts",
                             "request_rate", "burstiness", "duration", "request_throughput", "request_goodput",
                             "output_throughput", "total_token_throughput", "max_output_tokens_per_s",

@@ -63,6 +63,9 @@ TEST(RunE2e, RampUpStage) {
             std::string::npos) << r.out;
   const Json s = Json::parse(slurp(dir.path / "ramp.json"))["stages"][0];
   EXPECT_EQ(s["completed"], 30);
+  EXPECT_EQ(s["ramp_up_strategy"], "linear");  // vLLM's keys
+  EXPECT_EQ(s["ramp_up_start_rps"], 20);
+  EXPECT_EQ(s["ramp_up_end_rps"], 100);
   // Mean gap of a linear ramp 20 -> 100 req/s over 30 requests is about 1/48 s: ~0.6 s in all,
   // far from the 0 s of the unpaced default (inf) and from the 1.5 s of 20 req/s throughout.
   EXPECT_GT(s["duration"].get<double>(), 0.25);

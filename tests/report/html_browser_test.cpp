@@ -1,5 +1,6 @@
 // The HTML report in headless Chromium: tests/browser/check_report.js loads it and checks console
-// errors, points in every chart, the knee marker and a non-blank screenshot.
+// errors, points in every chart, the knee marker, a non-blank screenshot, the "inf" axis label of a
+// rate-inf stage and the region-shading selector.
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
@@ -17,10 +18,13 @@ namespace {
 
 namespace fs = std::filesystem;
 
+// Two runs with different knees (so shading either looks different); the tuned one also has a rate-inf
+// stage, drawn at the stand-in x 128.
 Document two_runs() {
   Document d;
   d.title = "browser check";
   d.log_x = true;
+  d.unlimited_x = 128;
   d.table_header = {"load", "req/s"};
   const double scale[] = {1.0, 1.3};
   for (int r = 0; r < 2; ++r) {
@@ -43,6 +47,13 @@ Document two_runs() {
     v.knee = 4;
     v.regions = {"linear", "linear", "linear", "linear", "linear", "plateau", "decline"};
     v.knee_text = "knee at concurrency 16";
+    if (r == 1) {
+      v.x.push_back(128);
+      for (auto& [key, values] : v.metrics) values.push_back(values.back());
+      v.knee = 3;
+      v.regions = {"linear", "linear", "linear", "linear", "plateau", "plateau", "plateau", "decline"};
+      v.knee_text = "knee at concurrency 8";
+    }
     d.runs.push_back(v);
   }
   return d;
@@ -52,12 +63,24 @@ bool on_path(const char* tool) {
   return std::system((std::string("command -v ") + tool + " >/dev/null 2>&1").c_str()) == 0;
 }
 
-TEST(HtmlBrowser, LoadsDrawsMarksKneeAndScreenshots) {
-  if (!fs::exists("/usr/bin/chromium")) GTEST_SKIP() << "/usr/bin/chromium not installed";
-  if (!on_path("node")) GTEST_SKIP() << "node not on PATH";
-  const fs::path src(SB_SOURCE_DIR);
+// What the browser check needs that is missing, or "" when all is there.
+std::string missing_tool(const fs::path& src) {
+  if (!fs::exists("/usr/bin/chromium")) return "/usr/bin/chromium not installed";
+  if (!on_path("node")) return "node not on PATH";
   if (!fs::exists(src / "tools/node_modules/playwright-core"))
-    GTEST_SKIP() << "tools/node_modules/playwright-core missing (npm ci in tools/)";
+    return "tools/node_modules/playwright-core missing (npm ci in tools/)";
+  return "";
+}
+
+// Skipped on a developer machine without the tools; CI sets SB_REQUIRE_BROWSER=1 so that a missing
+// tool fails the test instead of silently skipping it.
+TEST(HtmlBrowser, LoadsDrawsMarksKneeAndScreenshots) {
+  const fs::path src(SB_SOURCE_DIR);
+  if (const std::string why = missing_tool(src); !why.empty()) {
+    const char* require = std::getenv("SB_REQUIRE_BROWSER");
+    if (require && std::string(require) == "1") FAIL() << why << " (SB_REQUIRE_BROWSER=1)";
+    GTEST_SKIP() << why;
+  }
   const fs::path dir = fs::temp_directory_path() / ("sb-html-browser-" + std::to_string(::getpid()));
   fs::create_directories(dir);
   const fs::path html = dir / "report.html", png = dir / "report.png";

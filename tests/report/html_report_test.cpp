@@ -32,6 +32,13 @@ TEST(HtmlReport, SelfContainedWithDataAndLibrary) {
   EXPECT_EQ(html.find("src=\"http"), std::string::npos);        // nothing fetched from the network
   EXPECT_NE(html.find("\"request_throughput\":[1.0,2.0,null]"), std::string::npos);
   EXPECT_NE(html.find("\"knee\":1"), std::string::npos);
+  EXPECT_NE(html.find("\"unlimited_x\":null"), std::string::npos);
+}
+
+TEST(HtmlReport, UnlimitedRatePositionReachesThePage) {
+  Document d = sample();
+  d.unlimited_x = 8;
+  EXPECT_NE(render(d).find("\"unlimited_x\":8.0"), std::string::npos);
 }
 
 TEST(HtmlReport, EscapesLabelsEverywhere) {

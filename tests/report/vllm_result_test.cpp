@@ -151,3 +151,28 @@ TEST(VllmResult, WriteAndAppend) {
 
 }  // namespace
 }  // namespace sb
+
+namespace sb {
+namespace {
+
+TEST(VllmResult, RampUpKeysAndFileName) {
+  RunContext ctx = testdata::sample_context();
+  ctx.ramp_up_strategy = "linear";
+  ctx.ramp_up_start_rps = 1;
+  ctx.ramp_up_end_rps = 20;
+  StageLoad load;
+  load.max_concurrency = 8;
+  EXPECT_EQ(vllm_result_filename(ctx, load, "D"),
+            "vllm-ramp-up-linear-1qps-20qps-concurrency8-Llama-3.1-8B-Instruct-D.json");
+  const StageSummary s = testdata::sample_stage();
+  const auto j = vllm_stage_json(ctx, s, file_options(ctx, s));
+  const std::vector<std::string> keys = keys_of(j);
+  const auto at = std::find(keys.begin(), keys.end(), "max_concurrency") - keys.begin();
+  EXPECT_EQ(std::vector<std::string>(keys.begin() + at + 1, keys.begin() + at + 4),
+            (std::vector<std::string>{"ramp_up_strategy", "ramp_up_start_rps", "ramp_up_end_rps"}));
+  EXPECT_EQ(py_json_dump(j["ramp_up_end_rps"]), "20");
+  EXPECT_FALSE(vllm_stage_json(testdata::sample_context(), s, file_options(ctx, s)).contains("ramp_up_strategy"));
+}
+
+}  // namespace
+}  // namespace sb

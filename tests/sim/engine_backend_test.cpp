@@ -63,6 +63,32 @@ TEST(EngineBackend, WritesStepsOnlyWhileProfiling) {
   std::filesystem::remove(path + ".servebench.json");
 }
 
+TEST(EngineBackend, RepeatedProfilesGoToNumberedFiles) {
+  const std::string path = ::testing::TempDir() + "/sb_engine_trace_rot.csv";
+  EngineBackend backend(testing_util::make_config("llama-3.2-1b", "h100"), {path, TraceFormat::rocprofv3});
+  std::vector<TokenEvent> events;
+  Nanos t = 0;
+  // Profile k records k + 1 steps (one request of k + 1 tokens: prefill step + k decode steps), so
+  // each file's row count says which profile wrote it and that nothing was overwritten.
+  for (std::uint64_t k = 0; k < 3; ++k) {
+    ASSERT_TRUE(backend.start_profile(t));
+    EXPECT_EQ(backend.profile_path(), k == 0 ? path : path + "." + std::to_string(k));
+    backend.submit({k, 32, static_cast<int>(k) + 1, true, 0}, t);
+    while (auto next = backend.advance(t, events)) t = *next;
+    ASSERT_TRUE(backend.stop_profile(t));
+  }
+  const std::size_t rows_per_step = 1 + 16 * 10 + 4;
+  EXPECT_EQ(count_lines(read_all(path)), 1u + 1 * rows_per_step);
+  EXPECT_EQ(count_lines(read_all(path + ".1")), 1u + 2 * rows_per_step);
+  EXPECT_EQ(count_lines(read_all(path + ".2")), 1u + 3 * rows_per_step);
+  EXPECT_NE(read_all(path + ".2.servebench.json").find("\"rows\": " + std::to_string(3 * rows_per_step)),
+            std::string::npos);
+  for (const char* suffix : {"", ".1", ".2"}) {
+    std::filesystem::remove(path + suffix);
+    std::filesystem::remove(path + suffix + ".servebench.json");
+  }
+}
+
 TEST(EngineBackend, StopsRecordingAtTheRowLimit) {
   const std::string path = ::testing::TempDir() + "/sb_engine_trace_cap.csv";
   EngineBackend backend(testing_util::make_config("llama-3.2-1b", "h100"), {path, TraceFormat::nsys, 400});

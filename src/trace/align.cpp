@@ -1,0 +1,224 @@
+#include "trace/align.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <unordered_map>
+
+#include "core/error.hpp"
+
+namespace sb::trace {
+namespace {
+
+using nlohmann::json;
+
+[[noreturn]] void bad(std::string_view source, const std::string& what) {
+  throw UserError(fmt::format("{}: {}", source, what));
+}
+
+double number_at(const json& obj, const char* key, std::string_view source, std::size_t i) {
+  const auto it = obj.find(key);
+  if (it == obj.end() || !it->is_number())
+    bad(source, fmt::format("stages[{}].servebench.{} missing or not a number", i, key));
+  return it->get<double>();
+}
+
+// Whole seconds and the fraction apart: s * 1e9 would land near 1e18, where a double's step is 128 ns.
+std::int64_t unix_s_to_ns(double s) {
+  const double whole = std::floor(s);
+  return static_cast<std::int64_t>(whole) * 1'000'000'000 + std::llround((s - whole) * 1e9);
+}
+
+std::string load_label(const std::string& mode, double value) {
+  const std::string v = std::isinf(value) ? "inf" : fmt::format("{:g}", value);
+  return (mode == "concurrency" ? "c=" : "rate=") + v;
+}
+
+StageWindow read_stage(const json& stage, const std::string& mode, std::string_view source, std::size_t i) {
+  const auto sb = stage.find("servebench");
+  if (!stage.is_object() || sb == stage.end() || !sb->is_object())
+    bad(source, fmt::format("stages[{}] has no \"servebench\" object (not a servebench sweep document?)", i));
+  StageWindow w;
+  w.stage_index = static_cast<int>(sb->value("stage_index", static_cast<int>(i)));
+  const auto lv = sb->find("load_value");
+  if (lv != sb->end() && lv->is_string() && lv->get<std::string>() == "inf")
+    w.load_value = std::numeric_limits<double>::infinity();
+  else
+    w.load_value = number_at(*sb, "load_value", source, i);
+  w.load_label = load_label(mode, w.load_value);
+  w.start_unix_ns = unix_s_to_ns(number_at(*sb, "start_unix_s", source, i));
+  w.end_unix_ns = unix_s_to_ns(number_at(*sb, "end_unix_s", source, i));
+  if (w.end_unix_ns <= w.start_unix_ns) bad(source, fmt::format("stages[{}] ends before it starts", i));
+  return w;
+}
+
+std::optional<std::size_t> knee_index(const json& doc, const SweepStages& out) {
+  const auto a = doc.find("analysis");
+  if (a == doc.end() || !a->is_object()) return std::nullopt;
+  const auto k = a->find("knee");
+  if (k == a->end() || !k->is_object() || !k->contains("stage_index") || !(*k)["stage_index"].is_number_integer())
+    return std::nullopt;
+  const int idx = (*k)["stage_index"].get<int>();
+  for (std::size_t i = 0; i < out.stages.size(); ++i)
+    if (out.stages[i].stage_index == idx) return i;
+  return std::nullopt;
+}
+
+// Union of [start, end) intervals already clipped to one stage, for one device.
+std::int64_t union_ns(std::vector<std::pair<std::int64_t, std::int64_t>>& spans) {
+  std::sort(spans.begin(), spans.end());
+  std::int64_t total = 0, cur_start = 0, cur_end = std::numeric_limits<std::int64_t>::min();
+  for (const auto& [s, e] : spans) {
+    if (s > cur_end) {
+      if (cur_end > cur_start) total += cur_end - cur_start;
+      cur_start = s;
+      cur_end = e;
+    } else {
+      cur_end = std::max(cur_end, e);
+    }
+  }
+  if (cur_end > cur_start) total += cur_end - cur_start;
+  return total;
+}
+
+std::size_t category_slot(KernelCategory c) {
+  return static_cast<std::size_t>(std::find(kAllCategories.begin(), kAllCategories.end(), c) - kAllCategories.begin());
+}
+
+// Categories and group labels come from regexes and demangled-name surgery: computed once per distinct
+// name, not once per event and stage (a minute of CPU on a 200k-event trace otherwise).
+struct EventKeys {
+  std::vector<std::uint32_t> name_of_event;
+  std::vector<std::uint32_t> label_of_name;
+  std::vector<KernelCategory> category_of_name;
+  std::vector<std::string> labels;
+};
+
+EventKeys key_events(const KernelTrace& trace, GroupBy by) {
+  EventKeys k;
+  std::unordered_map<std::string, std::uint32_t> name_ids, label_ids;
+  k.name_of_event.reserve(trace.events.size());
+  for (const auto& e : trace.events) {
+    std::string key = e.name;
+    key += static_cast<char>('0' + static_cast<int>(e.kind));  // a memcpy record and a kernel may share a name
+    const auto [it, fresh] = name_ids.try_emplace(std::move(key), static_cast<std::uint32_t>(k.label_of_name.size()));
+    if (fresh) {
+      const auto [lit, new_label] =
+          label_ids.try_emplace(group_label(e, by), static_cast<std::uint32_t>(k.labels.size()));
+      if (new_label) k.labels.push_back(lit->first);
+      k.label_of_name.push_back(lit->second);
+      k.category_of_name.push_back(categorize(e));
+    }
+    k.name_of_event.push_back(it->second);
+  }
+  return k;
+}
+
+double busy_percent(std::map<int, std::vector<std::pair<std::int64_t, std::int64_t>>>& spans, const StageWindow& w,
+                    std::size_t devices) {
+  double busy_sum = 0;
+  for (auto& [dev, list] : spans) busy_sum += static_cast<double>(union_ns(list));
+  const double window = static_cast<double>(w.end_unix_ns - w.start_unix_ns);
+  return devices == 0 ? 0 : busy_sum * 100.0 / (window * static_cast<double>(devices));
+}
+
+StageKernels fill_stage(const KernelTrace& trace, const EventKeys& keys, const StageWindow& w, std::int64_t offset_ns,
+                        std::size_t devices) {
+  StageKernels sk;
+  sk.stage = w;
+  std::map<int, std::vector<std::pair<std::int64_t, std::int64_t>>> spans;
+  std::vector<GroupInStage> groups(keys.labels.size());
+  for (std::size_t i = 0; i < trace.events.size(); ++i) {
+    const auto& e = trace.events[i];
+    const std::int64_t s = e.start_ns + offset_ns, end = e.end_ns + offset_ns;
+    if (end > w.start_unix_ns && s < w.end_unix_ns)
+      spans[e.device].emplace_back(std::max(s, w.start_unix_ns), std::min(end, w.end_unix_ns));
+    if (s < w.start_unix_ns || s >= w.end_unix_ns) continue;
+    const std::uint32_t name = keys.name_of_event[i];
+    ++sk.events;
+    sk.gpu_ns += e.duration_ns();
+    sk.category_ns[category_slot(keys.category_of_name[name])] += e.duration_ns();
+    auto& g = groups[keys.label_of_name[name]];
+    if (g.calls == 0) g.category = keys.category_of_name[name];
+    ++g.calls;
+    g.total_ns += e.duration_ns();
+  }
+  sk.busy_percent = busy_percent(spans, w, devices);
+  for (std::size_t l = 0; l < groups.size(); ++l) {
+    if (groups[l].calls == 0) continue;
+    groups[l].label = keys.labels[l];
+    sk.groups.push_back(std::move(groups[l]));
+  }
+  std::sort(sk.groups.begin(), sk.groups.end(), [](const GroupInStage& a, const GroupInStage& b) {
+    return a.total_ns != b.total_ns ? a.total_ns > b.total_ns : a.label < b.label;
+  });
+  return sk;
+}
+
+}  // namespace
+
+SweepStages parse_sweep_stages(std::string_view json_text, std::string_view source) {
+  const json doc = json::parse(json_text, nullptr, false);
+  if (doc.is_discarded() || !doc.is_object())
+    bad(source, "not a JSON object (expected a sweep document from 'servebench run --output-json')");
+  const auto st = doc.find("stages");
+  if (st == doc.end() || !st->is_array())
+    bad(source, "no \"stages\" array (expected a sweep document from 'servebench run --output-json')");
+  SweepStages out;
+  out.load_mode = doc.value("load_mode", std::string("concurrency"));
+  for (std::size_t i = 0; i < st->size(); ++i) out.stages.push_back(read_stage((*st)[i], out.load_mode, source, i));
+  if (out.stages.empty()) bad(source, "the sweep has no stages");
+  out.knee = knee_index(doc, out);
+  return out;
+}
+
+std::optional<std::int64_t> resolve_unix_offset(const KernelTrace& trace, const ClockOverride& clock) {
+  if (clock.offset_ns) return clock.offset_ns;
+  if (clock.start_unix_s) {
+    if (trace.events.empty()) return std::nullopt;
+    std::int64_t first = trace.events.front().start_ns;
+    for (const auto& e : trace.events) first = std::min(first, e.start_ns);
+    return unix_s_to_ns(*clock.start_unix_s) - first;
+  }
+  return trace.unix_offset_ns;
+}
+
+std::string group_label(const KernelEvent& event, GroupBy by) {
+  switch (by) {
+    case GroupBy::name:
+      return normalize_kernel_name(event.name);
+    case GroupBy::category:
+      return std::string(category_name(categorize(event)));
+    case GroupBy::base:
+      break;
+  }
+  return event.kind == OpKind::kernel ? kernel_base_name(event.name) : normalize_kernel_name(event.name);
+}
+
+double StageKernels::category_percent(KernelCategory c) const {
+  return gpu_ns > 0 ? static_cast<double>(category_ns[category_slot(c)]) * 100.0 / static_cast<double>(gpu_ns) : 0;
+}
+
+Alignment align_to_stages(const KernelTrace& trace, const std::vector<StageWindow>& stages, std::int64_t unix_offset_ns,
+                          GroupBy by) {
+  Alignment out;
+  out.unix_offset_ns = unix_offset_ns;
+  std::set<int> device_set;
+  for (const auto& e : trace.events) device_set.insert(e.device);
+  out.devices = static_cast<int>(device_set.size());
+  const EventKeys keys = key_events(trace, by);
+  std::int64_t inside = 0;
+  for (const auto& w : stages) {
+    out.stages.push_back(fill_stage(trace, keys, w, unix_offset_ns, device_set.size()));
+    inside += out.stages.back().events;
+  }
+  out.outside_events = static_cast<std::int64_t>(trace.events.size()) - inside;
+  return out;
+}
+
+}  // namespace sb::trace

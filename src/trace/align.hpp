@@ -1,0 +1,78 @@
+#pragma once
+// Places kernel events on the load stages of a sweep document (docs/results-format.md) by wall-clock
+// time, so a kernel's duration, the GPU's busy time and the category mix can be read per load level
+// (docs/kernels.md). The trace's own clock is turned into Unix ns with one offset: the sim sidecar's,
+// torch's (0), or one the user gives for rocprof/nsys traces that carry none.
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "trace/categories.hpp"
+#include "trace/kernel_event.hpp"
+
+namespace sb::trace {
+
+struct StageWindow {
+  int stage_index = 0;
+  std::string load_label;  // "c=64" (concurrency) or "rate=8" / "rate=inf" (request rate)
+  double load_value = 0;   // +inf for "inf"
+  std::int64_t start_unix_ns = 0;
+  std::int64_t end_unix_ns = 0;
+};
+
+struct SweepStages {
+  std::string load_mode;  // "concurrency" | "request_rate"
+  std::vector<StageWindow> stages;
+  std::optional<std::size_t> knee;  // index into stages, when the document's analysis names one
+};
+
+// Reads only load_mode, stages[].servebench.{stage_index,load_value,start_unix_s,end_unix_s} and
+// analysis.knee.stage_index. UserError "SOURCE: what" when they are missing or malformed.
+SweepStages parse_sweep_stages(std::string_view json_text, std::string_view source);
+
+// How the user pinned the trace clock (flags --trace-offset-ns / --trace-start-unix), if at all.
+struct ClockOverride {
+  std::optional<std::int64_t> offset_ns;  // Unix ns = trace ns + offset
+  std::optional<double> start_unix_s;     // the first event's start, on wall-clock time
+};
+
+// The user's override first, else the trace's own offset (sidecar or torch). nullopt: cannot align.
+std::optional<std::int64_t> resolve_unix_offset(const KernelTrace& trace, const ClockOverride& clock);
+
+// What grouping the per-stage rows use (the --by flag).
+enum class GroupBy { name, base, category };
+std::string group_label(const KernelEvent& event, GroupBy by);
+
+struct GroupInStage {
+  std::string label;
+  KernelCategory category = KernelCategory::other;
+  std::int64_t calls = 0;
+  std::int64_t total_ns = 0;
+};
+
+struct StageKernels {
+  StageWindow stage;
+  std::int64_t events = 0;  // events whose start falls in [start, end)
+  std::int64_t gpu_ns = 0;  // Σ durations of those events
+  double busy_percent = 0;  // per device: union of intervals clipped to the stage / stage duration; mean over devices
+  std::array<std::int64_t, kAllCategories.size()> category_ns{};  // kAllCategories order
+  std::vector<GroupInStage> groups;                               // sorted by total desc, then label
+
+  double category_percent(KernelCategory c) const;  // share of gpu_ns; 0 when the stage has no events
+};
+
+struct Alignment {
+  std::int64_t unix_offset_ns = 0;
+  std::vector<StageKernels> stages;
+  std::int64_t outside_events = 0;  // events in no stage (before, between or after them)
+  int devices = 0;                  // distinct devices in the trace
+};
+
+// Copies/memsets are included: they count toward busy time and the memcpy share.
+Alignment align_to_stages(const KernelTrace& trace, const std::vector<StageWindow>& stages, std::int64_t unix_offset_ns,
+                          GroupBy by);
+
+}  // namespace sb::trace
