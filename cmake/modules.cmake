@@ -41,7 +41,7 @@ function(sb_e2e_tests)
     return()
   endif()
   add_executable(sb_e2e_tests ${tests})
-  target_link_libraries(sb_e2e_tests PRIVATE sb_core sb_report sb_analyze sb_trace sb_protocol nlohmann_json::nlohmann_json
+  target_link_libraries(sb_e2e_tests PRIVATE sb_core sb_report sb_analyze sb_trace sb_protocol sb_orchestrate nlohmann_json::nlohmann_json
     GTest::gtest_main GTest::gmock sb_warnings)
   target_include_directories(sb_e2e_tests PRIVATE "${PROJECT_SOURCE_DIR}/tests" "${PROJECT_SOURCE_DIR}/src")
   target_compile_definitions(sb_e2e_tests PRIVATE

@@ -12,15 +12,12 @@
 #include <string>
 #include <vector>
 
-#include "analyze/analysis.hpp"
-#include "analyze/html_view.hpp"
 #include "cli/commands.hpp"
+#include "cli/run_analysis.hpp"
 #include "cli/run_options.hpp"
 #include "cli/run_pipeline.hpp"
 #include "cli/sim_engine_flags.hpp"
 #include "core/error.hpp"
-#include "report/html_report.hpp"
-#include "report/result_reader.hpp"
 #include "sim/server.hpp"
 
 namespace sb::cli {
@@ -64,24 +61,6 @@ RunConfig demo_config(std::uint16_t port, const DemoPlan& plan, const std::strin
   return *parse_run_options(in);
 }
 
-// The knee as `servebench report` finds it, from the sweep document just written; and the HTML.
-void analyze_and_report(const std::string& sweep_path, const std::string& html_path) {
-  const std::vector<results::Run> runs = results::read_runs({sweep_path});
-  const std::vector<analyze::RunAnalysis> analyses = analyze::analyze_runs(runs, analyze::AnalyzeOptions{});
-  const analyze::CurveAnalysis& curve = analyses.front().curve;
-  const std::vector<results::Stage>& stages = runs.front().stages;
-  if (curve.knee && *curve.knee < stages.size()) {
-    const results::Stage& k = stages[*curve.knee];
-    std::printf("\nknee: concurrency %g (%.1f req/s): %s\n", k.load_value, k.request_throughput,
-                curve.knee_reason.c_str());
-  } else {
-    std::printf("\nknee: none within the tested range: %s\n", curve.knee_reason.c_str());
-  }
-  std::ofstream html(html_path, std::ios::binary);
-  if (!html || !(html << html::render(analyze::html_document(runs, analyses))))
-    throw UserError("demo: cannot write " + html_path);
-}
-
 int usage(const std::string& arg) {
   std::printf("usage: servebench demo [--quick]\n\nRuns a concurrency staircase against an embedded simulated "
               "server (llama-3-8b on an H100,\n%gx faster than real time) and writes the sweep JSON and an HTML "
@@ -104,7 +83,7 @@ int demo_cmd(int argc, char** argv) {
   const RunResult result = run_pipeline(cfg, PipelineIo{});
   server->stop();
   if (result.stages.empty()) return to_int(result.code);
-  analyze_and_report(stem + ".json", stem + ".html");
+  analyze_sweep({stem + ".json", stem + ".html", true});
   std::printf("(the simulator runs %gx faster than the modelled GPU: multiply latencies by %g, divide rates by %g)\n",
               kTimeScale, kTimeScale, kTimeScale);
   std::printf("results: %s.json\nreport:  %s.html\n", stem.c_str(), stem.c_str());

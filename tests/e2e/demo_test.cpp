@@ -27,6 +27,9 @@ TEST(DemoE2e, QuickDemoPrintsTableKneeAndWritesFiles) {
   ASSERT_FALSE(json.empty());
   ASSERT_FALSE(html.empty());
   const auto doc = nlohmann::json::parse(slurp(json));
+  // The analysis `servebench report` would compute is stored in the sweep, knee included.
+  ASSERT_TRUE(doc["analysis"].is_object()) << doc["analysis"].dump();
+  EXPECT_TRUE(doc["analysis"].contains("knee"));
   ASSERT_EQ(doc["stages"].size(), 4u);
   double previous_rps = 0;
   for (const auto& s : doc["stages"]) {

@@ -18,10 +18,8 @@
 #include "report/result_reader.hpp"
 #include "sim/raw_http_client.hpp"
 #include "trace/categories.hpp"
+#include "orchestrate/prom_text.hpp"
 #include "trace/load.hpp"
-
-// sb_e2e_tests does not link sb_orchestrate (yet): compile its sans-I/O Prometheus-text parser here.
-#include "orchestrate/prom_text.cpp"
 
 namespace sb::e2e {
 namespace {

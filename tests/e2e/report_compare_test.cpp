@@ -7,6 +7,8 @@
 // server admitting M at once serves min(c, M) / 65 ms req/s. Throughput doubles per stage up to c = M
 // and is flat after it; the knee method (docs/report.md) needs every later stage to gain less than
 // half the linear slope, which holds first at c = M.
+// Also: the same on the engine backend (--max-num-seqs 8 vs 16), the variance flag of repeated runs,
+// and the client-saturation warning of a schedule-lagged rate stage.
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
