@@ -16,7 +16,9 @@ RunAnalysis analyze_run(const results::Run& run, const AnalyzeOptions& opt) {
     rps.push_back(s.request_throughput);
   }
   const std::vector<double> ttft = ttft_series(run);
-  a.curve = analyze_curve({load, rps, ttft}, opt.knee);
+  KneeParams knee = opt.knee;
+  if (run.load_mode == "request_rate" && knee.min_share_of_linear == 0) knee.min_share_of_linear = 0.8;
+  a.curve = analyze_curve({load, rps, ttft}, knee);
   a.warnings = run_warnings(run);
   if (opt.target_qps) a.replicas = plan_replicas(*opt.target_qps, run, a.curve);
   if (!opt.slos.empty()) a.slo = highest_meeting_slo(run, opt.slos);

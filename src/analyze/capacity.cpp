@@ -85,7 +85,9 @@ SloAnswer highest_meeting_slo(const results::Run& run, const std::vector<Slo>& s
     if (!run.stages.empty() && !run.stages.front().value(s.metric)) a.missing.push_back(s.metric);
   }
   if (!a.missing.empty()) {
-    a.goodput_source = "SLO metric not in the results";
+    std::string names;
+    for (const auto& m : a.missing) names += (names.empty() ? "" : ", ") + m;
+    a.goodput_source = "SLO metric not in the results: " + names;
     return a;
   }
   for (std::size_t i = 0; i < run.stages.size(); ++i) {

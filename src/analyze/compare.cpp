@@ -87,21 +87,44 @@ void check_equal(const std::string& what, const std::string& a, const std::strin
   if (a != b) c.equivalence.push_back(fmt::format("{} differs: baseline \"{}\", tuned \"{}\"", what, a, b));
 }
 
-void check_lengths(const CompareInput& in, const StageComparison& sc, Comparison& c) {
+// Per-stage workload differences, each text with the loads it was seen at (in first-seen order), so a
+// difference present at every stage is said once, not once per stage.
+using StageNotes = std::vector<std::pair<std::string, std::vector<double>>>;
+
+void note_at(StageNotes& notes, std::string text, double load) {
+  for (auto& [t, loads] : notes) {
+    if (t == text) {
+      loads.push_back(load);
+      return;
+    }
+  }
+  notes.push_back({std::move(text), {load}});
+}
+
+void check_lengths(const CompareInput& in, const StageComparison& sc, StageNotes& notes) {
   const auto& a = in.baseline.stages[sc.baseline_stage];
   const auto& b = in.tuned.stages[sc.tuned_stage];
   if (a.num_prompts != b.num_prompts)
-    c.equivalence.push_back(fmt::format("load {}: request count differs ({} vs {})", sc.load_value,
-                                        a.num_prompts, b.num_prompts));
+    note_at(notes, fmt::format("request count differs ({} vs {})", a.num_prompts, b.num_prompts), sc.load_value);
   auto differs = [](std::optional<double> x, std::optional<double> y) {
     return x && y && *x > 0 && std::abs(*y - *x) / *x > 0.10;
   };
   if (differs(a.input_len_mean, b.input_len_mean))
-    c.equivalence.push_back(fmt::format("load {}: delivered input length differs ({:.0f} vs {:.0f} tokens)",
-                                        sc.load_value, *a.input_len_mean, *b.input_len_mean));
+    note_at(notes, fmt::format("delivered input length differs ({:.0f} vs {:.0f} tokens)", *a.input_len_mean,
+                               *b.input_len_mean),
+            sc.load_value);
   if (differs(a.output_len_mean, b.output_len_mean))
-    c.equivalence.push_back(fmt::format("load {}: delivered output length differs ({:.0f} vs {:.0f} tokens)",
-                                        sc.load_value, *a.output_len_mean, *b.output_len_mean));
+    note_at(notes, fmt::format("delivered output length differs ({:.0f} vs {:.0f} tokens)", *a.output_len_mean,
+                               *b.output_len_mean),
+            sc.load_value);
+}
+
+void add_stage_notes(const StageNotes& notes, Comparison& c) {
+  for (const auto& [text, loads] : notes) {
+    std::string where = loads.size() == 1 ? "load " : "loads ";
+    for (std::size_t i = 0; i < loads.size(); ++i) where += fmt::format("{}{}", i ? ", " : "", loads[i]);
+    c.equivalence.push_back(where + ": " + text);
+  }
 }
 
 const MetricDelta* find(const StageComparison& sc, std::string_view metric) {
@@ -162,6 +185,7 @@ Comparison compare_runs(const CompareInput& in) {
   check_equal("model", in.baseline.model, in.tuned.model, c);
   check_equal("backend", in.baseline.backend, in.tuned.backend, c);
   check_equal("dataset", in.baseline.dataset, in.tuned.dataset, c);
+  StageNotes notes;
   for (std::size_t i = 0; i < in.baseline.stages.size(); ++i) {
     const double load = in.baseline.stages[i].load_value;
     const int j = in.tuned.find_stage(load);
@@ -171,9 +195,10 @@ Comparison compare_runs(const CompareInput& in) {
     }
     StageComparison sc{load, i, static_cast<std::size_t>(j), {}};
     for (const auto& m : in.metrics) sc.deltas.push_back(delta(in, sc, m));
-    check_lengths(in, sc, c);
+    check_lengths(in, sc, notes);
     c.stages.push_back(std::move(sc));
   }
+  add_stage_notes(notes, c);
   for (const auto& s : in.tuned.stages)
     if (in.baseline.find_stage(s.load_value) < 0) c.unmatched_loads.push_back(s.load_value);
   if (in.baseline_curve.knee) c.baseline_knee_load = in.baseline.stages[*in.baseline_curve.knee].load_value;

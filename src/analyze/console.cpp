@@ -14,6 +14,13 @@ std::string cell(std::optional<double> v, const char* spec = "{:.1f}") {
 
 std::string load_text(double v) { return std::isinf(v) ? "inf" : fmt::format("{:g}", v); }
 
+// "+28%"; a change that rounds to 0 is "0%" rather than "-0%".
+std::string percent_text(double rel) {
+  if (std::isnan(rel)) return "-";
+  if (std::abs(rel) < 0.005) return "0%";
+  return fmt::format("{:+.0f}%", 100 * rel);
+}
+
 std::string stage_table(const results::Run& run, const RunAnalysis& a) {
   std::string out = fmt::format("{:>8} {:>9} {:>10} {:>10} {:>10} {:>10} {:>10} {:>6}  {}\n",
                                 run.load_mode == "concurrency" ? "conc" : "rate", "req/s", "out tok/s",
@@ -98,7 +105,7 @@ std::string console_report(const results::Run& run, const RunAnalysis& a) {
   out += "\n" + text_chart("requests/s", labels, rps, knee);
   out += "\n" + text_chart("TTFT p99 (ms)", labels, ttft, knee);
   out += "\n" + text_chart("output tokens/s", labels, tok, knee);
-  for (const auto& w : a.warnings) out += "warning: " + w.message + "\n";
+  for (const auto& line : warning_lines(a.warnings)) out += "warning: " + line + "\n";
   return out;
 }
 
@@ -108,19 +115,26 @@ std::string console_compare(const results::Run& baseline, const results::Run& tu
                                 tuned.label, tuned.source);
   out += fmt::format("{:>8}  {:<20} {:>12} {:>12} {:>12} {:>8}  {}\n", "load", "metric", "baseline", "tuned",
                      "change", "rel", "significance");
-  for (const auto& sc : c.stages) {
+  for (std::size_t i = 0; i < c.stages.size(); ++i) {
+    const auto& sc = c.stages[i];
+    if (i > 0 && sc.deltas.size() > 1) out += "\n";  // one block per load level
     for (const auto& d : sc.deltas) {
       out += fmt::format("{:>8}  {:<20} {:>12} {:>12} {:>12} {:>8}  {}\n", load_text(sc.load_value), d.metric,
                          cell(d.baseline, "{:.2f}"), cell(d.tuned, "{:.2f}"),
                          std::isnan(d.abs_change) ? "-" : fmt::format("{:+.2f}", d.abs_change),
-                         std::isnan(d.rel_change) ? "-" : fmt::format("{:+.0f}%", 100 * d.rel_change),
+                         percent_text(d.rel_change),
                          to_string(d.significance));
     }
   }
   auto knee = [](const std::optional<double>& v) { return v ? load_text(*v) : std::string("none in range"); };
-  out += fmt::format("knee: {} -> {}; peak req/s: {:.2f} -> {:.2f}\n", knee(c.baseline_knee_load),
-                     knee(c.tuned_knee_load), c.baseline_peak_rps, c.tuned_peak_rps);
-  for (double v : c.unmatched_loads) out += "unmatched stage (in one run only): " + load_text(v) + "\n";
+  const double peak_rel = c.baseline_peak_rps > 0 ? c.tuned_peak_rps / c.baseline_peak_rps - 1 : NAN;
+  out += fmt::format("knee: {} -> {}; peak req/s: {:.2f} -> {:.2f} ({})\n", knee(c.baseline_knee_load),
+                     knee(c.tuned_knee_load), c.baseline_peak_rps, c.tuned_peak_rps, percent_text(peak_rel));
+  if (!c.unmatched_loads.empty()) {
+    std::string loads;
+    for (double v : c.unmatched_loads) loads += (loads.empty() ? "" : ", ") + load_text(v);
+    out += "unmatched stages (in one run only, not compared): " + loads + "\n";
+  }
   for (const auto& e : c.equivalence) out += "warning: not comparable: " + e + "\n";
   for (const auto& h : c.hints) out += "hint: " + h + "\n";
   for (const auto& v : gate.violations) out += "FAIL " + v.rule + ": " + v.message + "\n";

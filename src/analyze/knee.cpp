@@ -25,6 +25,16 @@ bool is_knee(const Curve& c, std::size_t k, double slope, double min_eff) {
   return true;
 }
 
+// True when TTFT grew faster than the load into stage i (elasticity above 1): queueing, not the
+// gentle growth that batching more prefills together causes below saturation.
+bool steeper_than_load(const Curve& c, std::size_t i, double factor) {
+  const double load_ratio = c.load[i] / c.load[i - 1];
+  const double ttft_ratio = c.ttft_ms[i] / c.ttft_ms[i - 1];
+  // An unlimited-rate stage has no finite load ratio: then the rise factor itself is the bar.
+  const double bar = std::isfinite(load_ratio) && load_ratio > 1 ? load_ratio : factor;
+  return ttft_ratio > bar;
+}
+
 std::optional<std::size_t> find_ttft_rise(const Curve& c, double factor) {
   if (c.ttft_ms.size() != c.load.size() || c.ttft_ms.empty()) return std::nullopt;
   // The floor is the lowest TTFT of any stage, not the first stage's: a cold first request
@@ -32,12 +42,17 @@ std::optional<std::size_t> find_ttft_rise(const Curve& c, double factor) {
   const double floor_ms = *std::min_element(c.ttft_ms.begin(), c.ttft_ms.end());
   if (!(floor_ms > 0)) return std::nullopt;
   const double limit = factor * floor_ms;
-  std::optional<std::size_t> rise;
+  std::optional<std::size_t> above;  // first stage from which TTFT stays above the limit
   for (std::size_t i = c.ttft_ms.size(); i-- > 1;) {
     if (!(c.ttft_ms[i] > limit)) break;
-    rise = i;
+    above = i;
   }
-  return rise;
+  if (!above) return std::nullopt;
+  // Closed-loop sweeps cross 2x the floor early (prefill batching grows TTFT gently with load), so the
+  // steep rise is the first of those stages that TTFT entered faster than the load grew.
+  for (std::size_t i = *above; i < c.ttft_ms.size(); ++i)
+    if (steeper_than_load(c, i, factor)) return i;
+  return above;
 }
 
 double efficiency(const Curve& c, std::size_t i, double slope) {
@@ -100,6 +115,8 @@ CurveAnalysis analyze_curve(const Curve& c, const KneeParams& p) {
   }
   for (std::size_t k = 0; k + 1 < n; ++k) {
     if (is_knee(c, k, *slope, p.min_efficiency)) {
+      // An open-loop stage far below its offered load is past the knee (its queue grows without bound).
+      while (k > 0 && c.throughput[k] < p.min_share_of_linear * *slope * c.load[k]) --k;
       a.knee = k;
       a.knee_reason = fmt::format(
           "every later stage gains less than {:.0f}% of the linear slope ({:.3g} req/s per unit of load)",

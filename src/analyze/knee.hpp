@@ -11,8 +11,9 @@
 //    tested range";
 //  - regions: linear up to the knee; plateau after it while throughput stays within
 //    `plateau_tolerance` of the peak; decline after the peak once it falls below that band;
-//  - TTFT steep rise: the first stage from which TTFT stays above `ttft_rise_factor` x the lowest
-//    TTFT of any stage (its low-load floor) for every later stage.
+//  - TTFT steep rise: among the stages from which TTFT stays above `ttft_rise_factor` x the lowest
+//    TTFT of any stage (its low-load floor), the first one TTFT entered growing faster than the load
+//    (TTFT ratio to the previous stage above the load ratio); the first of them when none did.
 #include <cstddef>
 #include <optional>
 #include <span>
@@ -33,6 +34,10 @@ struct KneeParams {
   double min_efficiency = 0.5;     // marginal gain below this share of linear = past the knee
   double plateau_tolerance = 0.05; // within 5 % of peak throughput = still plateau
   double ttft_rise_factor = 2.0;   // TTFT above 2x its floor = steep rise
+  // Rate sweeps (set by analyze_run): a knee stage achieving less than this share of the linear
+  // extrapolation is already overloaded, so the knee moves back to the last earlier stage that does.
+  // 0 = off (concurrency sweeps: batching makes them sublinear well before the knee).
+  double min_share_of_linear = 0.0;
 };
 
 struct CurveAnalysis {

@@ -36,7 +36,31 @@ std::string config_key(const results::Run& r) {
   return k;
 }
 
+// The text after "stage N: ", or empty when the message is not about one stage.
+std::string stage_text(const Warning& w) {
+  const std::string prefix = fmt::format("stage {}: ", w.stage);
+  if (w.stage < 0 || w.message.rfind(prefix, 0) != 0) return {};
+  return w.message.substr(prefix.size());
+}
+
 }  // namespace
+
+std::vector<std::string> warning_lines(const std::vector<Warning>& warnings) {
+  std::vector<std::string> lines;
+  for (std::size_t i = 0; i < warnings.size();) {
+    const std::string text = stage_text(warnings[i]);
+    std::size_t j = i + 1;  // extend over the same text at the following stages
+    while (!text.empty() && j < warnings.size() && warnings[j].kind == warnings[i].kind &&
+           warnings[j].stage == warnings[j - 1].stage + 1 && stage_text(warnings[j]) == text)
+      ++j;
+    if (j - i == 1)
+      lines.push_back(warnings[i].message);
+    else
+      lines.push_back(fmt::format("stages {}-{}: {}", warnings[i].stage, warnings[j - 1].stage, text));
+    i = j;
+  }
+  return lines;
+}
 
 std::vector<Warning> run_warnings(const results::Run& run) {
   std::vector<Warning> out;

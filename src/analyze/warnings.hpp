@@ -18,6 +18,11 @@ struct Warning {
 // sample above it (p99 needs 100, p99.9 needs 1000).
 std::vector<Warning> run_warnings(const results::Run& run);
 
+// The messages for a reader: consecutive stages with the same warning text ("stage 3: p99 from 48
+// completed requests ...") are folded into one line ("stages 0-6: p99 from 48 ..."), since a short
+// sweep would otherwise repeat it once per stage. Scripts get every warning from the JSON.
+std::vector<std::string> warning_lines(const std::vector<Warning>& warnings);
+
 // Runs with the same label, model, backend, configuration and load values are repeats of one
 // configuration; for each stage and metric the coefficient of variation (population std / mean)
 // above `cv_limit` is flagged.

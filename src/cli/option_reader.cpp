@@ -24,6 +24,14 @@ std::optional<double> parse_number(const std::string& s, bool allow_inf) {
   return v;
 }
 
+namespace {
+// "is not a number" plus the bound when there is one worth naming.
+std::string not_a_number(const std::string& text, double min_value, bool allow_inf) {
+  const std::string bound = min_value > std::numeric_limits<double>::lowest() ? fmt::format(" >= {}", min_value) : "";
+  return fmt::format("'{}' is not a number{}{}", text, bound, allow_inf ? " (or inf)" : "");
+}
+}  // namespace
+
 std::string OptionReader::where(const std::string& name) const {
   auto it = raw_.find(name);
   return it == raw_.end() ? "--" + name : it->second.where;
@@ -55,7 +63,7 @@ std::optional<double> OptionReader::number(const std::string& name, double min_v
   if (!s) return std::nullopt;
   auto v = parse_number(*s, allow_inf);
   if (!v || *v < min_value) {
-    error(name, fmt::format("'{}' is not a number >= {}{}", *s, min_value, allow_inf ? " (or inf)" : ""));
+    error(name, not_a_number(*s, min_value, allow_inf));
     return std::nullopt;
   }
   return v;
@@ -107,7 +115,7 @@ std::vector<double> OptionReader::numbers(const std::string& name, double min_va
   for (const std::string& s : items(name)) {
     auto v = parse_number(s, allow_inf);
     if (!v || *v < min_value) {
-      error(name, fmt::format("'{}' is not a number >= {}{}", s, min_value, allow_inf ? " (or inf)" : ""));
+      error(name, not_a_number(s, min_value, allow_inf));
       continue;
     }
     out.push_back(*v);

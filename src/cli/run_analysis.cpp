@@ -32,7 +32,8 @@ void print_knee(const results::Run& run, const analyze::CurveAnalysis& curve) {
     std::printf("\nknee: %s (%.2f req/s): %s\n", load_label(run, k).c_str(), k.request_throughput,
                 curve.knee_reason.c_str());
   } else {
-    std::printf("\nknee: none within the tested range: %s\n", curve.knee_reason.c_str());
+    // The reason already says why there is none ("no knee within the tested range: ...").
+    std::printf("\nknee: %s\n", curve.knee_reason.c_str());
   }
 }
 

@@ -207,9 +207,10 @@ void read_content(const OptionReader& r, RunConfig& c) {
       {"repetition-penalty", "repetition_penalty"}};
   std::string json;
   for (auto [flag, key] : kSampling) {
-    auto v = r.number(flag, -1e300, false);
+    auto v = r.number(flag, std::numeric_limits<double>::lowest(), false);
     if (!v) continue;
-    json += fmt::format("{}\"{}\":{}", json.empty() ? "{" : ",", key, *r.text(flag));
+    // The parsed value, not the flag text: ".5", "1." or "020" are numbers here but not JSON.
+    json += fmt::format("{}\"{}\":{}", json.empty() ? "{" : ",", key, *v);
   }
   if (!json.empty()) c.sampling_json = json + "}";
   c.extra_body_json = r.text("extra-body").value_or("");
@@ -217,8 +218,8 @@ void read_content(const OptionReader& r, RunConfig& c) {
   probe.extra_body_json = c.extra_body_json;
   try {
     build_request_body(probe, RequestSpec{});
-  } catch (const UserError& e) {
-    r.error("extra-body", e.what());
+  } catch (const UserError&) {
+    r.error("extra-body", "not a JSON object: " + c.extra_body_json);
   }
 }
 

@@ -33,8 +33,9 @@ void add_server_flags(CLI::App& app, SimFlags& f) {
   app.add_option("--host", s.host, "address to listen on")->capture_default_str();
   app.add_option("--port", s.port, "port; 0 picks a free one (printed on the first stdout line)")
       ->capture_default_str();
-  app.add_option("--served-model-name", s.served_model_name, "model id served by /v1/models and accepted in requests")
-      ->capture_default_str();
+  app.add_option("--served-model-name", s.served_model_name,
+                 "model id served by /v1/models and accepted in requests (default: the model preset's name "
+                 "with --cost engine, else sim-model)");
   app.add_option("--model", s.model_root, "model path reported as \"root\" in /v1/models (default: the served name)");
   app.add_option("--max-model-len", s.max_model_len, "prompt + max_tokens limit (400 above it; 0 = none)")
       ->capture_default_str()->check(CLI::Range(0, 1 << 30));
@@ -105,6 +106,14 @@ int sim_cmd(int argc, char** argv) {
   f.fixed.seed = f.server.seed;
   f.server.faults.seed = f.server.seed;
   if (app.count("--max-model-len") > 0) f.engine.max_model_len = f.server.max_model_len;
+  if (f.cost == "engine") {
+    // Like vLLM, serve the model under its own name and its own context length unless told
+    // otherwise, so the server refuses (400) what the engine could never run.
+    const sim::EngineConfig config = resolve_engine_config(f.engine);
+    if (app.count("--served-model-name") == 0) f.server.served_model_name = config.hardware.model.name;
+    if (app.count("--max-model-len") == 0)
+      f.server.max_model_len = config.max_model_len > 0 ? config.max_model_len : config.hardware.model.max_model_len;
+  }
   std::unique_ptr<sim::Backend> backend = f.cost == "engine" ? make_engine_backend(f.engine)
                                                              : std::make_unique<sim::FixedCostBackend>(f.fixed);
   if (!f.tokenizer_path.empty()) f.server.tokenizer = Tokenizer::load(f.tokenizer_path);

@@ -1,5 +1,6 @@
 // ShareGPT (vllm-bench-spec §2.1): first two turns of each conversation, seeded shuffle, walk
 // the shuffled list tokenizing until num_prompts pass the 4 / 1024 / 2048 filters.
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -130,9 +131,11 @@ bool passes_filters(Lengths len, bool fixed_output) {
   return len.prompt + len.output <= kMaxTotalLen;
 }
 
-int count_tokens(const Tokenizer* tok, std::string_view text) {
-  return tok ? static_cast<int>(tok->count(text, /*add_special_tokens=*/true))
-             : approx_token_count(text);
+// Exact up to `limit`; above it only "> limit" matters to the filters, so tokenizing may stop.
+int count_tokens(const Tokenizer* tok, std::string_view text, int limit) {
+  if (!tok) return approx_token_count(text);
+  const std::size_t n = tok->count_up_to(text, /*add_special_tokens=*/true, static_cast<std::size_t>(limit));
+  return static_cast<int>(std::min<std::size_t>(n, static_cast<std::size_t>(limit) + 1));
 }
 
 // Walks `order` like vLLM (accept until num_prompts), parsing and counting tokens in parallel
@@ -153,13 +156,13 @@ void accept_in_order(const ShareGptFile& file, const std::vector<std::size_t>& o
     lens.assign(batch, {});
     file.for_each_element(batch_spans, [&](od::parser& p, simdjson::padded_string_view e, std::size_t k) {
       convs[k] = first_two_turns(p, e);
-      lens[k].prompt = count_tokens(tok, convs[k].prompt);
+      lens[k].prompt = count_tokens(tok, convs[k].prompt, kMaxPromptLen);
       // A prompt that fails its own limits is dropped whatever the output: skip counting it.
       const bool prompt_ok = lens[k].prompt >= kMinLen && lens[k].prompt <= kMaxPromptLen;
       if (fixed_output) {
         lens[k].output = *cfg.sharegpt_output_len;
       } else if (prompt_ok) {
-        lens[k].output = count_tokens(tok, convs[k].completion);
+        lens[k].output = count_tokens(tok, convs[k].completion, kMaxTotalLen - lens[k].prompt);
       }
     }, 4);
     for (std::size_t k = 0; k < batch && ds.requests.size() < want; ++k) {

@@ -2,6 +2,8 @@
 
 #include <cstdio>
 
+#include "protocol/json_text.hpp"
+
 namespace sb {
 
 std::string_view reason_phrase(int status) noexcept {
@@ -54,25 +56,11 @@ void end_chunk(std::string& out, std::size_t begin_pos) {
 void append_last_chunk(std::string& out) { out += "0\r\n\r\n"; }
 
 void append_json_escaped(std::string& out, std::string_view s) {
-  static constexpr char hex[] = "0123456789abcdef";
-  for (const char c : s) {
-    const auto u = static_cast<unsigned char>(c);
-    switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\r': out += "\\r"; break;
-      case '\t': out += "\\t"; break;
-      default:
-        if (u < 0x20) {
-          out += "\\u00";
-          out += hex[u >> 4];
-          out += hex[u & 0xF];
-        } else {
-          out += c;
-        }
-    }
-  }
+  // One escaper for the whole project (protocol/json_text); this name only drops its quotes.
+  const std::size_t open_quote = out.size();
+  append_json_string(out, s);
+  out.pop_back();
+  out.erase(open_quote, 1);
 }
 
 }  // namespace sb

@@ -1,6 +1,6 @@
 #pragma once
 // Response text for the simulator's HTTP/1.1 server, sans-I/O: status line and headers, chunked
-// transfer framing and JSON string escaping. Everything appends to a caller-owned buffer so the
+// transfer framing. Everything appends to a caller-owned buffer so the
 // streaming path reuses one std::string per connection and never allocates per token.
 //
 // Example (one streamed write holding several SSE events):
@@ -33,6 +33,8 @@ void end_chunk(std::string& out, std::size_t begin_pos);
 void append_last_chunk(std::string& out);  // "0\r\n\r\n"
 
 // Appends `s` as the body of a JSON string (no surrounding quotes), escaping per RFC 8259.
+// Kept for existing callers; new code uses sb::append_json_string (protocol/json_text.hpp), which
+// this forwards to, so sb_net links sb_protocol.
 void append_json_escaped(std::string& out, std::string_view s);
 
 }  // namespace sb

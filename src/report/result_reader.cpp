@@ -68,9 +68,16 @@ Stage read_vllm_keys(const json& j, const std::string& where) {
   s.duration_s = number_or(j, "duration", 0);
   s.request_throughput = number_or(j, "request_throughput", 0);
   s.output_throughput = number_or(j, "output_throughput", 0);
-  s.total_token_throughput = number_or(j, "total_token_throughput", 0);
-  if (auto it = j.find("request_goodput"); it != j.end() && it->is_number())
-    s.request_goodput = it->get<double>();
+  s.total_token_throughput = number_or(j, "total_token_throughput", -1);
+  if (s.total_token_throughput < 0) {
+    // Files older than ~v0.6 have no total_token_throughput: it is every token over the duration.
+    const double tokens = number_or(j, "total_input_tokens", 0) + number_or(j, "total_output_tokens", 0);
+    s.total_token_throughput = s.duration_s > 0 ? tokens / s.duration_s : 0;
+  }
+  // v0.8-era files spell the goodput key with a trailing colon (a typo upstream).
+  for (const char* key : {"request_goodput", "request_goodput:"}) {
+    if (auto it = j.find(key); it != j.end() && it->is_number()) s.request_goodput = it->get<double>();
+  }
   for (const auto& [k, v] : j.items()) {
     if (v.is_number() && k.size() > 3 && k.ends_with("_ms")) s.latency_ms[k] = v.get<double>();
   }

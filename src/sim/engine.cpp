@@ -38,6 +38,8 @@ Engine::Engine(const EngineConfig& config)
       scheduler_(config.scheduler, kv_),
       max_model_len_(config.max_model_len > 0 ? config.max_model_len : config.hardware.model.max_model_len) {
   validate();
+  stats_.request_prompt_tokens = PromHistogram(buckets::tokens_up_to(max_model_len_));
+  stats_.request_generation_tokens = PromHistogram(buckets::tokens_up_to(max_model_len_));
   plan_.chunks.reserve(static_cast<std::size_t>(config_.scheduler.max_num_seqs));
 }
 

@@ -3,6 +3,7 @@
 // metrics (profilers.md §5.2). Bucket bounds are vLLM's, so scrapes are comparable.
 #include <array>
 #include <cstdint>
+#include <span>
 
 #include "sim/prom_histogram.hpp"
 
@@ -20,8 +21,15 @@ inline constexpr std::array<double, 21> kRequest = {0.3,  0.5,  0.8,  1.0,   1.5
                                                     60.0, 120.0, 240.0, 480.0, 960.0, 1920.0, 7680.0};
 inline constexpr std::array<double, 13> kIterationTokens = {1,   8,    16,   32,   64,   128, 256,
                                                             512, 1024, 2048, 4096, 8192, 16384};
-inline constexpr std::array<double, 16> kTokens = {1,    2,    5,    10,    20,    50,    100,   200,
-                                                   500,  1000, 2000, 5000, 10000, 20000, 50000, 100000};
+inline constexpr std::array<double, 19> kTokens = {1,     2,     5,      10,     20,     50,     100,
+                                                   200,   500,   1000,   2000,   5000,   10000,  20000,
+                                                   50000, 100000, 200000, 500000, 1000000};
+// vLLM builds the token-count buckets as 1-2-5 steps up to max_model_len (build_1_2_5_buckets).
+inline std::span<const double> tokens_up_to(int max_model_len) {
+  std::size_t n = 0;
+  while (n < kTokens.size() && kTokens[n] <= max_model_len) ++n;
+  return {kTokens.data(), n};
+}
 }  // namespace buckets
 
 struct EngineStats {

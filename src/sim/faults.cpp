@@ -1,7 +1,7 @@
 #include "sim/faults.hpp"
 
 #include "core/error.hpp"
-#include "net/server_http.hpp"
+#include "protocol/json_text.hpp"
 
 namespace sb::sim {
 namespace {
@@ -41,9 +41,9 @@ FaultPlan FaultInjector::pick(std::string_view request_key, int max_tokens) cons
 }
 
 std::string error_body(int status, std::string_view message) {
-  std::string out = "{\"error\":{\"message\":\"";
-  append_json_escaped(out, message);
-  out += "\",\"type\":\"";
+  std::string out = "{\"error\":{\"message\":";
+  append_json_string(out, message);
+  out += ",\"type\":\"";
   switch (status) {
     case 400: out += "BadRequestError"; break;
     case 401: out += "AuthenticationError"; break;

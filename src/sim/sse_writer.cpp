@@ -2,7 +2,7 @@
 
 #include <array>
 
-#include "net/server_http.hpp"
+#include "protocol/json_text.hpp"
 
 namespace sb::sim {
 namespace {
@@ -13,15 +13,14 @@ void append_int(std::string& out, std::int64_t v) { out += std::to_string(v); }
 
 SseWriter::SseWriter(const StreamFormat& f) : f_(f) {
   const bool chat = f.api == Api::chat;
-  common_ = "{\"id\":\"";
-  append_json_escaped(common_, f.id);
-  common_ += "\",\"object\":\"";
+  common_ = "{\"id\":";
+  append_json_string(common_, f.id);
+  common_ += ",\"object\":\"";
   common_ += chat ? "chat.completion.chunk" : "text_completion";
   common_ += "\",\"created\":";
   append_int(common_, f.created_s);
-  common_ += ",\"model\":\"";
-  append_json_escaped(common_, f.model);
-  common_ += '"';
+  common_ += ",\"model\":";
+  append_json_string(common_, f.model);
   head_ = "data: " + common_ + ",\"choices\":[{\"index\":0,";
   text_key_ = chat ? "\"delta\":{\"content\":\"" : "\"text\":\"";
 }
@@ -74,9 +73,9 @@ std::string SseWriter::full_body(std::string_view text, const char* finish_reaso
     out.replace(at, 21, "chat.completion");
   }
   out += ",\"choices\":[{\"index\":0,";
-  out += chat ? "\"message\":{\"role\":\"assistant\",\"content\":\"" : "\"text\":\"";
-  append_json_escaped(out, text);
-  out += chat ? "\"}," : "\",";
+  out += chat ? "\"message\":{\"role\":\"assistant\",\"content\":" : "\"text\":";
+  append_json_string(out, text);
+  out += chat ? "}," : ",";
   out += "\"logprobs\":null,\"finish_reason\":\"";
   out += finish_reason;
   out += "\"}],";

@@ -40,19 +40,24 @@ HfTokenizer::HfTokenizer(TokenizerParts parts)
   }
 }
 
-void HfTokenizer::encode_plain(std::string_view text, bool at_input_start, std::vector<std::int32_t>& out) const {
+void HfTokenizer::encode_plain(std::string_view text, bool at_input_start, std::vector<std::int32_t>& out,
+                               std::size_t limit) const {
   Scratch& s = scratch();
   s.pieces.spans.clear();
   parts_.pre_tokenizer.apply(text, at_input_start, s.pieces, s.pieces_tmp);
   const std::string_view buf = s.pieces.text;
-  for (const auto& [b, e] : s.pieces.spans) parts_.model->encode_piece(buf.substr(b, e - b), out);
+  for (const auto& [b, e] : s.pieces.spans) {
+    if (out.size() > limit) return;
+    parts_.model->encode_piece(buf.substr(b, e - b), out);
+  }
 }
 
-void HfTokenizer::encode_into(std::string_view text, std::vector<std::int32_t>& out) const {
+void HfTokenizer::encode_into(std::string_view text, std::vector<std::int32_t>& out, std::size_t limit) const {
   Scratch& s = scratch();
   raw_added_.split(text, s.raw_splits);
   // encode_plain only touches s.pieces*, so the split lists and s.normalized stay valid here.
   for (const auto& split : s.raw_splits) {
+    if (out.size() > limit) return;
     if (split.token_id >= 0) {
       out.push_back(split.token_id);
       continue;
@@ -60,19 +65,20 @@ void HfTokenizer::encode_into(std::string_view text, std::vector<std::int32_t>& 
     const std::string_view segment = text.substr(split.begin, split.end - split.begin);
     const bool at_start = split.begin == 0;
     if (parts_.normalizer.empty() && normalized_added_.empty()) {
-      encode_plain(segment, at_start, out);
+      encode_plain(segment, at_start, out, limit);
       continue;
     }
     std::string& normalized = s.normalized;
     parts_.normalizer.apply(segment, normalized, s.norm_tmp);
     if (normalized_added_.empty()) {
-      encode_plain(normalized, at_start, out);
+      encode_plain(normalized, at_start, out, limit);
       continue;
     }
     normalized_added_.split(normalized, s.norm_splits);
     for (const auto& sub : s.norm_splits) {
       if (sub.token_id >= 0) out.push_back(sub.token_id);
-      else encode_plain(std::string_view(normalized).substr(sub.begin, sub.end - sub.begin), at_start && sub.begin == 0, out);
+      else encode_plain(std::string_view(normalized).substr(sub.begin, sub.end - sub.begin), at_start && sub.begin == 0, out,
+                        limit);
     }
   }
 }
@@ -104,6 +110,15 @@ std::size_t HfTokenizer::count(std::string_view text, bool add_special_tokens) c
   s.ids.clear();
   encode_into(text, s.ids);
   return s.ids.size() + (add_special_tokens ? num_special_tokens_to_add() : 0);
+}
+
+std::size_t HfTokenizer::count_up_to(std::string_view text, bool add_special_tokens, std::size_t limit) const {
+  const std::size_t specials = add_special_tokens ? num_special_tokens_to_add() : 0;
+  if (limit < specials || valid_utf8_prefix(text) != text.size()) return count(text, add_special_tokens);
+  Scratch& s = scratch();
+  s.ids.clear();
+  encode_into(text, s.ids, limit - specials);
+  return s.ids.size() + specials;
 }
 
 std::string HfTokenizer::decode(const std::vector<std::int32_t>& ids, bool skip_special_tokens) const {

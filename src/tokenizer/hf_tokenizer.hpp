@@ -1,6 +1,7 @@
 #pragma once
 // The tokenizer.json pipeline: added tokens -> normalizer -> pre-tokenizer -> BPE -> post-processor,
 // and decode through the decoder chain. Built by the loader (tokenizer_json.cpp) from parsed parts.
+#include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
@@ -41,6 +42,7 @@ class HfTokenizer final : public Tokenizer {
   std::vector<std::int32_t> encode(std::string_view text, bool add_special_tokens) const override;
   std::string decode(const std::vector<std::int32_t>& ids, bool skip_special_tokens) const override;
   std::size_t count(std::string_view text, bool add_special_tokens) const override;
+  std::size_t count_up_to(std::string_view text, bool add_special_tokens, std::size_t limit) const override;
   std::size_t vocab_size() const override { return parts_.model->vocab_size(); }
   std::vector<std::int32_t> special_ids() const override;
   std::size_t num_special_tokens_to_add() const override;
@@ -52,9 +54,10 @@ class HfTokenizer final : public Tokenizer {
   std::optional<std::string> id_to_token(std::int32_t id) const override;
 
  private:
-  // Appends the ids of text (without post-processing) to out.
-  void encode_into(std::string_view text, std::vector<std::int32_t>& out) const;
-  void encode_plain(std::string_view text, bool at_input_start, std::vector<std::int32_t>& out) const;
+  // Appends the ids of text (without post-processing) to out; may stop once out.size() > limit.
+  void encode_into(std::string_view text, std::vector<std::int32_t>& out, std::size_t limit = SIZE_MAX) const;
+  void encode_plain(std::string_view text, bool at_input_start, std::vector<std::int32_t>& out,
+                    std::size_t limit) const;
 
   TokenizerParts parts_;
   AddedVocab raw_added_, normalized_added_;

@@ -28,4 +28,8 @@ class Normalizer {
   std::vector<NormalizerStep> steps_;
 };
 
+// True when NFC leaves s unchanged for sure (a cheap sufficient test; false means "maybe").
+// s must be valid UTF-8.
+bool nfc_quick_yes(std::string_view s) noexcept;
+
 }  // namespace sb::tok

@@ -28,6 +28,12 @@ class Tokenizer {
   virtual std::string decode(const std::vector<std::int32_t>& ids, bool skip_special_tokens = false) const = 0;
   // Same as encode(text, add_special_tokens).size(), possibly cheaper.
   virtual std::size_t count(std::string_view text, bool add_special_tokens) const = 0;
+  // count(text) when that is <= limit, else some value > limit: filters that drop long texts
+  // (ShareGPT's 1024-token prompt limit) can stop tokenizing early.
+  virtual std::size_t count_up_to(std::string_view text, bool add_special_tokens, std::size_t limit) const {
+    (void)limit;
+    return count(text, add_special_tokens);
+  }
 
   virtual std::size_t vocab_size() const = 0;          // base vocabulary, without added tokens (HF get_vocab_size(false))
   virtual std::vector<std::int32_t> special_ids() const = 0;  // all special token ids (added tokens marked special)

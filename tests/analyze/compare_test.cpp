@@ -1,5 +1,6 @@
 #include "analyze/compare.hpp"
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include "analyze/analysis.hpp"
@@ -76,6 +77,19 @@ TEST(Compare, WorkloadNotEquivalent) {
   EXPECT_NE(c.equivalence[0].find("model differs"), std::string::npos);
   EXPECT_NE(c.equivalence[1].find("output length"), std::string::npos);
   EXPECT_NE(c.equivalence[2].find("request count"), std::string::npos);
+}
+
+TEST(Compare, WorkloadDifferenceAtSeveralStagesIsSaidOnce) {
+  auto p = load("baseline.json", "tuned.json");
+  for (auto& s : p.tuned.stages) s.input_len_mean = 2 * s.input_len_mean.value_or(0);
+  p.tuned.stages[1].output_len_mean = 64;
+  const auto c = p.compare();
+  ASSERT_EQ(c.equivalence.size(), 2u) << c.equivalence.front();
+  std::string loads;
+  for (const auto& s : c.stages) loads += (loads.empty() ? "" : ", ") + fmt::format("{}", s.load_value);
+  EXPECT_EQ(c.equivalence[0], "loads " + loads + ": delivered input length differs (512 vs 1024 tokens)");
+  EXPECT_EQ(c.equivalence[1].rfind(fmt::format("load {}: delivered output length differs (", c.stages[1].load_value), 0), 0u)
+      << c.equivalence[1];
 }
 
 // Hints are read at the most loaded matched stage.

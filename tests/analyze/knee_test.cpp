@@ -64,6 +64,20 @@ TEST(Knee, RateSweepSaturating) {
   EXPECT_EQ(*a.knee, 3u);
 }
 
+TEST(Knee, RateSweepKneeIsNotAStageFarBelowItsOfferedRate) {
+  // Measured on `sim --cost engine --max-num-seqs 8` at 10, 20, 40, 80 req/s and inf: rate 80 gains
+  // just over half of linear (so the marginal rule alone picks it) but achieves only 71 % of the
+  // extrapolated 77.7 req/s; 40 achieves 91 %.
+  const double inf = std::numeric_limits<double>::infinity();
+  const std::vector<double> x{10, 20, 40, 80, inf}, y{9.71, 18.82, 35.52, 55.13, 57.87};
+  EXPECT_EQ(run(x, y).knee, std::optional<std::size_t>(3));  // share rule off: concurrency sweeps
+  KneeParams rate;
+  rate.min_share_of_linear = 0.8;
+  const auto a = analyze_curve({x, y, {}}, rate);
+  EXPECT_EQ(a.knee, std::optional<std::size_t>(2));
+  EXPECT_EQ(a.regions[2].reason, "knee: last stage with near-linear gain");
+}
+
 TEST(Knee, UnlimitedRateStageIsNeverTheKneeButCountsAsLater) {
   const double inf = std::numeric_limits<double>::infinity();
   auto a = run({1, 2, 4, inf}, {1, 2, 4, 4.1});
@@ -93,6 +107,25 @@ TEST(Knee, TtftSteepRiseIsFirstStageStayingAboveTwiceTheFloor) {
   // A cold first stage (90 ms) does not raise the floor: 40 ms is, so the rise starts at 120 ms.
   auto cold = run({1, 2, 4, 8}, {1, 2, 4, 8}, {90, 40, 120, 300});
   EXPECT_EQ(cold.ttft_rise, std::optional<std::size_t>(2));
+}
+
+TEST(Knee, TtftSteepRiseIsWhereTtftOutgrowsTheLoad) {
+  // Measured on `sim --cost engine --max-num-seqs 8` at c = 1..64: batching more prefills doubles TTFT
+  // by c = 8 (31.6 > 2 x 13.7) while it grows slower than the load; queueing starts at c = 16 (x5.3
+  // for x2 load).
+  const std::vector<double> c{1, 2, 4, 8, 16, 32, 64}, rps{8.3, 15.5, 29.9, 55.3, 58, 57.9, 58};
+  auto a = run(c, rps, {13.7, 18.6, 22.2, 31.6, 168.0, 442.0, 714.0});
+  EXPECT_EQ(a.ttft_rise, std::optional<std::size_t>(4));
+  // --max-num-seqs 16: queueing starts one doubling later.
+  auto b = run(c, rps, {12.0, 19.5, 21.5, 35.3, 51.4, 209.4, 364.9});
+  EXPECT_EQ(b.ttft_rise, std::optional<std::size_t>(5));
+  // Gradual growth that never outpaces the load: the first stage above 2x the floor.
+  auto gradual = run({1, 2, 4, 8}, {1, 2, 4, 8}, {10, 15, 25, 40});
+  EXPECT_EQ(gradual.ttft_rise, std::optional<std::size_t>(2));
+  // An unlimited-rate stage: a jump above the rise factor (2x) counts as steep.
+  const double inf = std::numeric_limits<double>::infinity();
+  auto rate = run({1, 4, inf}, {1, 4, 5}, {10, 21, 100});
+  EXPECT_EQ(rate.ttft_rise, std::optional<std::size_t>(2));
 }
 
 TEST(Knee, ThresholdIsAParameter) {

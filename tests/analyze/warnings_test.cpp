@@ -20,6 +20,26 @@ TEST(Warnings, FewSamplesForP99) {
   EXPECT_EQ(count_kind(run_warnings(test::read_fixture("knee_c16.json")), "few_samples"), 0);  // 200 each
 }
 
+TEST(Warnings, LinesFoldConsecutiveStagesWithTheSameText) {
+  const std::vector<Warning> ws = {
+      {"aborted", -1, "run was aborted: later stages are missing"},
+      {"few_samples", 0, "stage 0: p99 from 48 completed requests (needs >= 100)"},
+      {"few_samples", 1, "stage 1: p99 from 48 completed requests (needs >= 100)"},
+      {"few_samples", 2, "stage 2: p99 from 48 completed requests (needs >= 100)"},
+      {"few_samples", 3, "stage 3: p99 from 47 completed requests (needs >= 100)"},  // other count
+      {"failures", 4, "stage 4: 1 of 48 requests failed"},
+      {"few_samples", 5, "stage 5: p99 from 48 completed requests (needs >= 100)"},  // not consecutive
+  };
+  const std::vector<std::string> want = {
+      "run was aborted: later stages are missing",
+      "stages 0-2: p99 from 48 completed requests (needs >= 100)",
+      "stage 3: p99 from 47 completed requests (needs >= 100)",
+      "stage 4: 1 of 48 requests failed",
+      "stage 5: p99 from 48 completed requests (needs >= 100)",
+  };
+  EXPECT_EQ(warning_lines(ws), want);
+}
+
 TEST(Warnings, FailuresNameTheirCategory) {
   const auto ws = run_warnings(test::read_fixture("nonmonotone.json"));
   ASSERT_EQ(count_kind(ws, "failures"), 2);

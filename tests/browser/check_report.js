@@ -55,7 +55,10 @@ async function checkShadeSelector(page) {
     shots.push((await chart.screenshot()).toString("base64"));
   }
   if (shots[0] === shots[1]) fail("shading the first run's regions changed nothing");
-  if (shots[1] === shots[2]) fail("shading the second run's regions looks like the first's");
+  // Two runs with the same regions at the same loads (e.g. equal knees) are shaded alike, rightly.
+  const runs = await page.evaluate(() => JSON.parse(document.getElementById("sb-data").textContent).runs);
+  const same = JSON.stringify([runs[0].x, runs[0].regions]) === JSON.stringify([runs[1].x, runs[1].regions]);
+  if (!same && shots[1] === shots[2]) fail("shading the second run's regions looks like the first's");
   return shots.length;
 }
 

@@ -115,6 +115,16 @@ TEST(RunOptions, RateListChatBackendAndSampling) {
   EXPECT_EQ(c.metadata[1].second, "a=b");  // split on the first '=' only
 }
 
+TEST(RunOptions, SamplingValuesAreSentAsJsonNumbers) {
+  Fixture f;
+  // Spellings the number parser accepts but JSON does not: they must not reach the request body.
+  RunConfig c = f.parse({"--temperature", ".5", "--top-p", "1.", "--top-k", "020", "--min-p", "-0"});
+  EXPECT_EQ(c.sampling_json, R"({"temperature":0.5,"top_p":1,"top_k":20,"min_p":-0})");
+  const std::string msg = f.error_of({"--temperature", "hot", "--extra-body", "nope"});
+  EXPECT_NE(msg.find("--temperature: 'hot' is not a number\n"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("--extra-body: not a JSON object: nope"), std::string::npos) << msg;
+}
+
 TEST(RunOptions, AllErrorsReportedAtOnce) {
   Fixture f;
   std::string msg = f.error_of({"--num-prompts", "abc", "--backend", "tgi", "--dataset-name", "sharegpt",

@@ -270,6 +270,34 @@ TEST(ReportE2e, ClientSaturationFromScheduleLagIsWarned) {
   EXPECT_EQ(saturated, 1) << r.out;
 }
 
+// The run's API key (from OPENAI_API_KEY) and header values must never reach a report: not the HTML
+// (its configuration section), not the analysis JSON, not the compare page.
+TEST(ReportE2e, SecretsNeverReachTheReports) {
+  TempDir dir("report_secrets");
+  Sim sim({"--cost", "fixed", "--ttft-ms", "2", "--itl-ms", "1"}, dir.path);
+  ASSERT_NE(sim.port(), 0);
+  const RunResult run = run_servebench({"--port", sim.port_text(), "--num-prompts", "4", "--random-input-len", "8",
+                                        "--random-output-len", "2", "--concurrency", "1", "2", "--header",
+                                        "Authorization=Bearer hdr-SECRET-7781", "--header", "X-Team=team-SECRET-42",
+                                        "--output-json", "s.json"},
+                                       dir.path, {{"OPENAI_API_KEY", "sk-SECRET-9931"}});
+  ASSERT_EQ(run.code, 0) << run.err;
+  const std::vector<std::vector<std::string>> commands = {{"report", "s.json", "--out", "s.html"},
+                                                          {"report", "s.json", "--format", "json"},
+                                                          {"compare", "s.json", "s.json", "--out", "c.html"}};
+  std::string everything;
+  for (const auto& args : commands) {
+    const RunResult r = servebench(args, dir.path, "secrets");
+    ASSERT_EQ(r.code, 0) << r.err;
+    everything += r.out + r.err;
+  }
+  const std::string html = slurp(dir.path / "s.html");
+  EXPECT_NE(html.find("redacted"), std::string::npos);  // the configuration is shown, with the values hidden
+  everything += html + slurp(dir.path / "c.html");
+  for (const char* secret : {"hdr-SECRET-7781", "team-SECRET-42", "sk-SECRET-9931"})
+    EXPECT_EQ(everything.find(secret), std::string::npos) << secret;
+}
+
 TEST(ReportCompareE2e, FixedCostSweeps) {
   TempDir dir("report_compare");
   g_dir = &dir;

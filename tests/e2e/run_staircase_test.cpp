@@ -26,6 +26,10 @@ TEST(RunE2e, ConcurrencyStaircaseMatchesFixedCosts) {
   ASSERT_NE(table, std::string::npos) << r.out;
   EXPECT_NE(r.out.find("  out tok/s  total tok/s  TTFT p50 ms  TTFT p99 ms  TPOT p50 ms  ITL p99 ms  failed\n", table),
             std::string::npos) << r.out;
+  // The knee line follows the table; its reason is printed once, not prefixed by a second "none" phrase.
+  const std::size_t knee = r.out.find("\nknee: ", table);
+  ASSERT_NE(knee, std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("range: no knee", knee), std::string::npos) << r.out;
   const Json doc = Json::parse(slurp(dir.path / "res/sweep.json"));
   EXPECT_EQ(doc["load_mode"], "concurrency");
   EXPECT_EQ(doc["aborted"], false);

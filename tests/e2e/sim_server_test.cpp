@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <set>
 #include <thread>
 #include <vector>
 
@@ -109,6 +110,60 @@ TEST(SimE2e, ApiKeyAndUnknownModel) {
   const RawResponse r = http_exchange(sim.port(), post_request("/v1/completions", kBody, auth));
   EXPECT_EQ(r.status, 404);
   EXPECT_EQ(nlohmann::json::parse(r.body)["error"]["message"], "The model `sim-model` does not exist.");
+}
+
+TEST(SimE2e, EngineServesThePresetNameUnlessTold) {
+  SimProcess sim({"--cost", "engine", "--model-preset", "llama-3.2-1b", "--gpu-preset", "l4", "--time-scale", "100"});
+  ASSERT_NE(sim.port(), 0);
+  const RawResponse models = http_exchange(sim.port(), get_request("/v1/models"));
+  EXPECT_EQ(nlohmann::json::parse(models.body)["data"][0]["id"], "llama-3.2-1b");
+  EXPECT_EQ(nlohmann::json::parse(models.body)["data"][0]["max_model_len"], 8192);  // the preset's context
+  EXPECT_EQ(http_exchange(sim.port(), post_request("/v1/completions",
+      R"({"model":"llama-3.2-1b","prompt":"hi","max_tokens":9000})")).status, 400);
+  const RawResponse r = http_exchange(sim.port(), post_request("/v1/completions",
+      R"({"model":"llama-3.2-1b","prompt":"a \"quoted\" prompt","max_tokens":3,"ignore_eos":true,"stream":false})"));
+  ASSERT_EQ(r.status, 200) << r.body;
+  const auto body = nlohmann::json::parse(r.body);
+  EXPECT_EQ(body["model"], "llama-3.2-1b");
+  EXPECT_EQ(body["usage"]["completion_tokens"], 3);
+  SimProcess named({"--cost", "engine", "--model-preset", "llama-3.2-1b", "--served-model-name", "mine"});
+  const RawResponse m2 = http_exchange(named.port(), get_request("/v1/models"));
+  EXPECT_EQ(nlohmann::json::parse(m2.body)["data"][0]["id"], "mine");
+}
+
+TEST(SimE2e, EngineDrawsOutputLengthsWhenEosIsAllowed) {
+  SimProcess sim({"--cost", "engine", "--model-preset", "llama-3.2-1b", "--time-scale", "100",
+                  "--eos-mean-output-tokens", "8", "--seed", "3"});
+  ASSERT_NE(sim.port(), 0);
+  std::set<int> lengths;
+  int stops = 0;
+  for (int i = 0; i < 8; ++i) {
+    const RawResponse r = http_exchange(sim.port(), post_request("/v1/completions",
+        R"({"model":"llama-3.2-1b","prompt":"hi","max_tokens":1000,"stream":false})"));
+    ASSERT_EQ(r.status, 200) << r.body;
+    const auto body = nlohmann::json::parse(r.body);
+    lengths.insert(body["usage"]["completion_tokens"].get<int>());
+    stops += body["choices"][0]["finish_reason"] == "stop" ? 1 : 0;
+  }
+  EXPECT_EQ(stops, 8);              // exponential, mean 8: P(length >= 1000) is nil
+  EXPECT_GE(lengths.size(), 3u);    // drawn, not constant
+  EXPECT_LT(*lengths.rbegin(), 1000);
+  const RawResponse fixed = http_exchange(sim.port(), post_request("/v1/completions",
+      R"({"model":"llama-3.2-1b","prompt":"hi","max_tokens":40,"ignore_eos":true,"stream":false})"));
+  EXPECT_EQ(nlohmann::json::parse(fixed.body)["usage"]["completion_tokens"], 40);
+}
+
+TEST(SimE2e, ListPresetsPrintsEveryModelAndGpu) {
+  const std::string cmd = std::string(SB_BINARY) + " sim --list-presets 2>&1";
+  std::FILE* p = ::popen(cmd.c_str(), "r");
+  std::string text;
+  char buf[4096];
+  for (std::size_t n; (n = std::fread(buf, 1, sizeof buf, p)) > 0;) text.append(buf, n);
+  EXPECT_EQ(WEXITSTATUS(::pclose(p)), 0);
+  for (const char* name : {"llama-3-8b", "llama-3-70b", "qwen3-32b", "llama-3.2-1b", "h100", "h200", "mi300x",
+                           "mi250", "a100", "l4", "NVIDIA H100 80GB HBM3", "AMD Instinct MI300X"}) {
+    EXPECT_NE(text.find(name), std::string::npos) << name << "\n" << text;
+  }
 }
 
 // Outcome of one request as a client would classify it.

@@ -82,6 +82,28 @@ TEST(ResultReader, VllmFilesGroupIntoOneSortedRun) {
   EXPECT_NEAR(r.requests[0].tpot_ms, 20, 1e-9);
 }
 
+TEST(ResultReader, LegacyVllmKeys) {
+  // v0.8 shape: no label/failed/total_token_throughput, goodput spelled "request_goodput:", request
+  // rate as a number and no max_concurrency: a rate sweep of two files.
+  const std::string a = R"({"date": "20250101-120000", "backend": "vllm", "model_id": "m/x", "num_prompts": 10,
+    "request_rate": 2.0, "burstiness": 1.0, "max_concurrency": null, "duration": 5.0, "completed": 10,
+    "total_input_tokens": 1000, "total_output_tokens": 500, "request_throughput": 2.0,
+    "request_goodput:": 1.5, "output_throughput": 100.0, "mean_ttft_ms": 40.0, "p99_ttft_ms": 90.0})";
+  const std::string b = R"({"backend": "vllm", "model_id": "m/x", "request_rate": 4.0, "duration": 5.0,
+    "completed": 20, "total_input_tokens": 2000, "total_output_tokens": 1000, "request_throughput": 4.0,
+    "output_throughput": 200.0, "p99_ttft_ms": 120.0})";
+  const auto runs = group_vllm({{"b.json", b}, {"a.json", a}});
+  ASSERT_EQ(runs.size(), 1u);
+  const results::Run& r = runs[0];
+  EXPECT_EQ(r.load_mode, "request_rate");
+  ASSERT_EQ(r.stages.size(), 2u);
+  EXPECT_DOUBLE_EQ(r.stages[0].load_value, 2);
+  EXPECT_DOUBLE_EQ(r.stages[0].total_token_throughput, 300);  // (1000 + 500) tokens / 5 s
+  EXPECT_EQ(r.stages[0].request_goodput, std::optional<double>(1.5));
+  EXPECT_FALSE(r.stages[1].request_goodput.has_value());
+  EXPECT_DOUBLE_EQ(*r.stages[1].value("p99_ttft_ms"), 120);
+}
+
 TEST(ResultReader, FolderMeansItsJsonFiles) {
   const auto runs = read_runs({fixture("vllm")});
   ASSERT_EQ(runs.size(), 1u);

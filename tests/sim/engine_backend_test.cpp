@@ -4,10 +4,13 @@
 #include <filesystem>
 #include <fstream>
 #include <gtest/gtest.h>
+#include <set>
 #include <sstream>
 
 #include "engine_test_util.hpp"
 #include "sim/virtual_clock.hpp"
+#include "trace/categories.hpp"
+#include "trace/load.hpp"
 
 namespace sb::sim {
 namespace {
@@ -106,6 +109,59 @@ TEST(EngineBackend, StopsRecordingAtTheRowLimit) {
   std::filesystem::remove(path);
   std::filesystem::remove(path + ".servebench.json");
 }
+
+
+// What a profile written between start_profile and stop_profile looks like to the project's own
+// trace readers: detected as the tool's format, in its clock domain, marked simulated, with the
+// kernel families of a real vLLM step.
+struct LoadBackCase {
+  TraceFormat format;
+  const char* gpu;
+  std::string_view source_format;
+  std::string_view clock_domain;
+};
+
+class ProfileLoadsBack : public ::testing::TestWithParam<LoadBackCase> {};
+
+TEST_P(ProfileLoadsBack, AsTheRealFormat) {
+  const LoadBackCase c = GetParam();
+  const std::string path = ::testing::TempDir() + "/sb_load_back_" + std::string(c.source_format) + ".csv";
+  EngineBackend backend(testing_util::make_config("llama-3.2-1b", c.gpu), {path, c.format});
+  std::vector<TokenEvent> events;
+  Nanos t = now_ns();
+  ASSERT_TRUE(backend.start_profile(t));
+  backend.submit({0, 40, 4, true, 0}, t);
+  backend.submit({1, 24, 4, true, 0}, t);
+  while (auto next = backend.advance(t, events)) t = *next;
+  ASSERT_TRUE(backend.stop_profile(t));
+
+  const trace::KernelTrace kt = trace::load_trace_file(path);
+  EXPECT_EQ(kt.source_format, c.source_format);
+  EXPECT_EQ(kt.clock_domain, c.clock_domain);
+  EXPECT_TRUE(kt.simulated);
+  EXPECT_TRUE(kt.warnings.empty()) << kt.warnings.front();
+  // 4 steps (one prefill with the first token, three decodes) × (H2D + 16 layers × 10 + 4 head kernels).
+  ASSERT_EQ(kt.events.size(), 4u * (1 + 16 * 10 + 4));
+  std::set<std::string_view> seen;
+  for (std::size_t i = 0; i < kt.events.size(); ++i) {
+    EXPECT_GT(kt.events[i].end_ns, kt.events[i].start_ns);
+    if (i > 0) {
+      EXPECT_GE(kt.events[i].start_ns, kt.events[i - 1].end_ns);  // one stream: no overlap
+    }
+    seen.insert(trace::category_name(trace::categorize(kt.events[i])));
+  }
+  for (const char* family : {"attention", "gemm", "kv_cache_write", "norm_activation", "sampling", "memcpy"})
+    EXPECT_TRUE(seen.count(family)) << family;
+  std::filesystem::remove(path);
+  std::filesystem::remove(path + ".servebench.json");
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    AllFormats, ProfileLoadsBack,
+    ::testing::Values(LoadBackCase{TraceFormat::rocprof_v1, "mi300x", "rocprof_v1", trace::kClockBoottime},
+                      LoadBackCase{TraceFormat::rocprofv3, "mi250", "rocprofv3", trace::kClockBoottime},
+                      LoadBackCase{TraceFormat::nsys, "h100", "nsys", trace::kClockNsysSession}),
+    [](const auto& info) { return std::string(info.param.source_format); });
 
 }  // namespace
 }  // namespace sb::sim

@@ -4,6 +4,10 @@
 
 #include <gtest/gtest.h>
 
+#include <fstream>
+#include <set>
+#include <sstream>
+
 #include "engine_test_util.hpp"
 #include "sim/engine_backend.hpp"
 #include "orchestrate/prom_text.hpp"
@@ -52,6 +56,52 @@ TEST(PromRender, ParsesBackToTheEngineCounters) {
   EXPECT_EQ(itl->count, static_cast<double>(run.itl_s.size()));
   const auto steps = scrape.histogram("vllm:iteration_tokens_total", model);
   EXPECT_EQ(steps->count, static_cast<double>(s.steps));
+}
+
+std::set<std::string> label_keys(const orchestrate::PromSample& s) {
+  std::set<std::string> keys;
+  for (const auto& [k, v] : s.labels) keys.insert(k);
+  return keys;
+}
+
+// Every family the simulator exposes must exist in a real vLLM V1 scrape with the same type, the
+// same label keys and (histograms) the same bucket bounds, so dashboards and `tune` read both alike.
+TEST(PromRender, NamesLabelsAndBucketsMatchARealVllmScrape) {
+  std::ifstream in(std::string(SB_SHARED_DIR) + "/fixtures/vllm_metrics/vllm_v1_0.12_metrics.txt");
+  ASSERT_TRUE(in) << "fixture missing";
+  std::stringstream ss;
+  ss << in.rdbuf();
+  const auto real = parse_prom_text(ss.str(), "vllm_v1_0.12_metrics.txt");
+  EngineBackend backend(testing_util::make_config("llama-3.2-1b", "h100"), {});
+  run_closed_loop(backend, {4, 8, 16, 8, false});
+  std::string text;
+  backend.render_metrics(text, "m");
+  const auto ours = parse_prom_text(text, "/metrics");
+
+  for (const char* family : {"vllm:num_requests_running", "vllm:num_requests_waiting", "vllm:kv_cache_usage_perc",
+                             "vllm:num_preemptions_total", "vllm:prompt_tokens_total", "vllm:generation_tokens_total",
+                             "vllm:time_to_first_token_seconds", "vllm:inter_token_latency_seconds",
+                             "vllm:e2e_request_latency_seconds", "vllm:request_queue_time_seconds"}) {
+    EXPECT_TRUE(ours.types.count(family)) << family;
+  }
+  ASSERT_GE(ours.types.size(), 19u);  // the families docs/simulator.md §7 lists
+  for (const auto& [family, type] : ours.types) {
+    ASSERT_TRUE(real.types.count(family)) << family << " is not a vLLM V1 metric";
+    EXPECT_EQ(type, real.types.at(family)) << family;
+  }
+  for (const auto& sample : ours.samples) {
+    const auto* twin = real.find(sample.name);
+    ASSERT_NE(twin, nullptr) << sample.name;
+    EXPECT_EQ(label_keys(sample), label_keys(*twin)) << sample.name;
+  }
+  for (const auto& [family, type] : ours.types) {
+    if (type != "histogram") continue;
+    const auto a = ours.histogram(family);
+    const auto b = real.histogram(family);
+    ASSERT_TRUE(a && b) << family;
+    ASSERT_EQ(a->buckets.size(), b->buckets.size()) << family;
+    for (std::size_t i = 0; i < a->buckets.size(); ++i) EXPECT_EQ(a->buckets[i].first, b->buckets[i].first) << family;
+  }
 }
 
 TEST(PromRender, GaugesReflectALiveBatch) {

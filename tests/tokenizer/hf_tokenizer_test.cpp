@@ -28,6 +28,31 @@ TEST(HfTokenizer, InvalidUtf8IsRepairedBeforeEncoding) {
   EXPECT_EQ(qwen->count("a\xFF" "b", false), qwen->encode("a\xEF\xBF\xBD" "b", false).size());
 }
 
+// count_up_to is exact up to the limit and only promises "> limit" above it; a long text stops
+// early (llama3 splits into many pre-tokens, so the partial count stays far below the full one).
+TEST(HfTokenizer, CountUpToIsExactUpToTheLimit) {
+  for (const char* name : {"qwen3", "llama2"}) {
+    const auto tok = Tokenizer::load(kFixtures + name);
+    for (const std::string text : {"Hello world", "<|im_start|>user caf\xC3\xA9 \xE6\x97\xA5 don't 12345", ""}) {
+      for (const bool special : {true, false}) {
+        const std::size_t n = tok->count(text, special);
+        for (std::size_t limit = 0; limit <= n + 2; ++limit) {
+          const std::size_t got = tok->count_up_to(text, special, limit);
+          if (n <= limit) EXPECT_EQ(got, n) << name << " " << text << " " << limit;
+          else EXPECT_GT(got, limit) << name << " " << text << " " << limit;
+        }
+      }
+    }
+  }
+  const auto llama3 = Tokenizer::load(kFixtures + "llama3");
+  std::string long_text;
+  for (int i = 0; i < 2000; ++i) long_text += "word" + std::to_string(i) + " ";
+  const std::size_t full = llama3->count(long_text, true);
+  ASSERT_GT(full, 4000u);
+  EXPECT_LT(llama3->count_up_to(long_text, true, 1024), 1100u);
+  EXPECT_GT(llama3->count_up_to(long_text, true, 1024), 1024u);
+}
+
 TEST(HfTokenizer, ConcurrentEncodingMatchesSequential) {
   const auto tok = Tokenizer::load(kFixtures + "llama3");
   std::vector<std::string> texts;
