@@ -71,12 +71,15 @@ void fill_regions(const Curve& c, CurveAnalysis& a, double slope, const KneePara
       const double e = efficiency(c, i, slope);
       r.region = Region::linear;
       r.reason = std::isnan(e) ? "before the knee: room to scale"
-                               : fmt::format("gains {:.0f}% of linear: room to scale", 100 * e);
+                               : fmt::format("gains {:.0f}% of linear: room to scale", std::round(100 * e) + 0.0);
       if (a.knee && i == *a.knee) r.reason = "knee: last stage with near-linear gain";
     } else if (i <= *a.peak || c.throughput[i] >= (1 - p.plateau_tolerance) * peak_y) {
       r.region = Region::plateau;
-      r.reason = fmt::format("throughput {:.0f}% of peak, gains <{:.0f}% of linear: best operating zone",
-                             peak_y > 0 ? 100 * c.throughput[i] / peak_y : 0.0, 100 * p.min_efficiency);
+      // The stage's own marginal gain (no gain is defined into a rate-inf stage); + 0.0 turns -0 into 0.
+      const double e = efficiency(c, i, slope);
+      r.reason = fmt::format("throughput {:.0f}% of peak, {}: best operating zone",
+                             peak_y > 0 ? 100 * c.throughput[i] / peak_y : 0.0,
+                             std::isnan(e) ? "past the knee" : fmt::format("gains {:.0f}% of linear", std::round(100 * e) + 0.0));
     } else {
       r.region = Region::decline;
       r.reason = fmt::format("throughput {:.0f}% below peak: overload, avoid",
@@ -115,12 +118,18 @@ CurveAnalysis analyze_curve(const Curve& c, const KneeParams& p) {
   }
   for (std::size_t k = 0; k + 1 < n; ++k) {
     if (is_knee(c, k, *slope, p.min_efficiency)) {
-      // An open-loop stage far below its offered load is past the knee (its queue grows without bound).
-      while (k > 0 && c.throughput[k] < p.min_share_of_linear * *slope * c.load[k]) --k;
-      a.knee = k;
       a.knee_reason = fmt::format(
           "every later stage gains less than {:.0f}% of the linear slope ({:.3g} req/s per unit of load)",
           100 * p.min_efficiency, *slope);
+      // An open-loop stage far below its offered load is past the knee (its queue grows without bound).
+      const std::size_t marginal = k;
+      while (k > 0 && c.throughput[k] < p.min_share_of_linear * *slope * c.load[k]) --k;
+      if (k != marginal)
+        a.knee_reason = fmt::format("the next stages achieve less than {:.0f}% of the linear extrapolation "
+                                    "(overloaded), later ones gain less than {:.0f}% of its slope ({:.3g} req/s "
+                                    "per unit of load)",
+                                    100 * p.min_share_of_linear, 100 * p.min_efficiency, *slope);
+      a.knee = k;
       break;
     }
   }

@@ -76,6 +76,12 @@ TEST(Knee, RateSweepKneeIsNotAStageFarBelowItsOfferedRate) {
   const auto a = analyze_curve({x, y, {}}, rate);
   EXPECT_EQ(a.knee, std::optional<std::size_t>(2));
   EXPECT_EQ(a.regions[2].reason, "knee: last stage with near-linear gain");
+  // Past the knee each stage states its own marginal gain: (55.13 - 35.52) / (40 x 0.971) = 50.5 %.
+  EXPECT_EQ(a.regions[3].reason, "throughput 95% of peak, gains 50% of linear: best operating zone");
+  EXPECT_EQ(a.regions[4].reason, "throughput 100% of peak, past the knee: best operating zone");
+  // A flat stage says 0 %, never -0 %.
+  const auto flat = run({1, 2, 4}, {2, 4, 3.999});
+  EXPECT_EQ(flat.regions[2].reason.find("-0%"), std::string::npos) << flat.regions[2].reason;
 }
 
 TEST(Knee, UnlimitedRateStageIsNeverTheKneeButCountsAsLater) {
