@@ -14,17 +14,17 @@
 namespace sb {
 namespace {
 
-const std::string kData = std::string(SB_SOURCE_DIR) + "/tests/data/dataset/";
+const std::string kCustomData = std::string(SB_SOURCE_DIR) + "/tests/data/dataset/";
 
 DatasetConfig custom(const std::string& file, int num_prompts) {
   DatasetConfig cfg;
   cfg.name = "custom";
-  cfg.path = kData + file;
+  cfg.path = kCustomData + file;
   cfg.num_prompts = num_prompts;
   return cfg;
 }
 
-std::string error_of(const DatasetConfig& cfg) {
+std::string custom_error_of(const DatasetConfig& cfg) {
   try {
     load_dataset(cfg, nullptr);
   } catch (const UserError& e) {
@@ -77,8 +77,8 @@ TEST(Custom, ShuffleIsSeededAndOversamplingFillsUp) {
 }
 
 TEST(Custom, MalformedLineIsReportedWithItsLineNumber) {
-  const std::string e = error_of(custom("custom_malformed.jsonl", 0));
-  EXPECT_EQ(e.rfind(kData + "custom_malformed.jsonl:3: malformed JSON (", 0), 0u) << e;
+  const std::string e = custom_error_of(custom("custom_malformed.jsonl", 0));
+  EXPECT_EQ(e.rfind(kCustomData + "custom_malformed.jsonl:3: malformed JSON (", 0), 0u) << e;
 }
 
 TEST(Custom, WrongFieldTypesNameTheField) {
@@ -90,11 +90,11 @@ TEST(Custom, WrongFieldTypesNameTheField) {
   }
   DatasetConfig cfg = custom("", 0);
   cfg.path = path;
-  const std::string e = error_of(cfg);
+  const std::string e = custom_error_of(cfg);
   std::filesystem::remove(path);
   EXPECT_EQ(e, path + ":2: \"output_tokens\" must be a positive integer");
   { std::ofstream(path) << "{\"prompt\": [\"not\", \"text\"]}\n"; }
-  const std::string e2 = error_of(cfg);
+  const std::string e2 = custom_error_of(cfg);
   std::filesystem::remove(path);
   EXPECT_EQ(e2, path + ":1: \"prompt\" must be a string");
 }
@@ -102,15 +102,16 @@ TEST(Custom, WrongFieldTypesNameTheField) {
 TEST(Custom, PerRowOutputNeedsOutputTokensInEveryRow) {
   auto cfg = custom("custom_missing_output.jsonl", 0);
   cfg.custom_output_len = -1;
-  EXPECT_EQ(error_of(cfg), kData + "custom_missing_output.jsonl:2: --custom-output-len -1 needs "
-                                   "\"output_tokens\" in every row");
+  EXPECT_EQ(custom_error_of(cfg), kCustomData +
+                                      "custom_missing_output.jsonl:2: --custom-output-len -1 needs "
+                                      "\"output_tokens\" in every row");
 }
 
 TEST(Custom, RejectsNonJsonlPathAndBadOutputLength) {
-  EXPECT_NE(error_of(custom("sharegpt_small.json", 0)).find(".jsonl"), std::string::npos);
+  EXPECT_NE(custom_error_of(custom("sharegpt_small.json", 0)).find(".jsonl"), std::string::npos);
   auto cfg = custom("custom_small.jsonl", 0);
   cfg.custom_output_len = 0;
-  EXPECT_NE(error_of(cfg).find("--custom-output-len"), std::string::npos);
+  EXPECT_NE(custom_error_of(cfg).find("--custom-output-len"), std::string::npos);
 }
 
 }  // namespace

@@ -10,7 +10,7 @@
 namespace sb {
 namespace {
 
-std::string error_of(const DatasetConfig& cfg) {
+std::string dataset_error_of(const DatasetConfig& cfg) {
   try {
     load_dataset(cfg, nullptr);
   } catch (const UserError& e) {
@@ -22,20 +22,20 @@ std::string error_of(const DatasetConfig& cfg) {
 TEST(Dataset, UnknownNameIsRejectedNamingTheFlag) {
   DatasetConfig cfg;
   cfg.name = "sonnet";
-  EXPECT_EQ(error_of(cfg), "--dataset-name: unknown dataset 'sonnet' (expected random, sharegpt or custom)");
+  EXPECT_EQ(dataset_error_of(cfg), "--dataset-name: unknown dataset 'sonnet' (expected random, sharegpt or custom)");
 }
 
 TEST(Dataset, RandomRejectsAPathAndFileDatasetsNeedOne) {
   DatasetConfig random;
   random.path = "x.json";
-  EXPECT_NE(error_of(random).find("--dataset-path"), std::string::npos);
+  EXPECT_NE(dataset_error_of(random).find("--dataset-path"), std::string::npos);
   DatasetConfig sharegpt;
   sharegpt.name = "sharegpt";
-  EXPECT_EQ(error_of(sharegpt), "--dataset-path: required by --dataset-name sharegpt");
+  EXPECT_EQ(dataset_error_of(sharegpt), "--dataset-path: required by --dataset-name sharegpt");
   DatasetConfig custom;
   custom.name = "custom";
   custom.path = "/nonexistent/rows.jsonl";
-  EXPECT_EQ(error_of(custom), "--dataset-path: /nonexistent/rows.jsonl: no such file");
+  EXPECT_EQ(dataset_error_of(custom), "--dataset-path: /nonexistent/rows.jsonl: no such file");
 }
 
 TEST(Dataset, FillsLoadSeconds) {

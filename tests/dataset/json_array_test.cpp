@@ -9,7 +9,7 @@
 namespace sb::dataset {
 namespace {
 
-std::string error_of(std::string_view json) {
+std::string json_error_of(std::string_view json) {
   try {
     split_json_array(json, "f.json");
   } catch (const UserError& e) {
@@ -34,12 +34,12 @@ TEST(JsonArray, EmptyArrayHasNoElements) {
 }
 
 TEST(JsonArray, ErrorsNameFileAndLine) {
-  EXPECT_EQ(error_of("\n{\"a\": 1}"), "f.json:2: expected a JSON array");
-  EXPECT_EQ(error_of("[1,\n2,\n\"abc"), "f.json:3: unterminated string");
-  EXPECT_EQ(error_of("[1,\n{\"a\": [2]}"), "f.json:2: unterminated JSON array (file cut short?)");
-  EXPECT_EQ(error_of("[1]\n\nx"), "f.json:3: unexpected content after the JSON array");
-  EXPECT_EQ(error_of("[1,,2]"), "f.json:1: empty array element");
-  EXPECT_EQ(error_of("[1}\n]"), "f.json:1: unbalanced '}'");
+  EXPECT_EQ(json_error_of("\n{\"a\": 1}"), "f.json:2: expected a JSON array");
+  EXPECT_EQ(json_error_of("[1,\n2,\n\"abc"), "f.json:3: unterminated string");
+  EXPECT_EQ(json_error_of("[1,\n{\"a\": [2]}"), "f.json:2: unterminated JSON array (file cut short?)");
+  EXPECT_EQ(json_error_of("[1]\n\nx"), "f.json:3: unexpected content after the JSON array");
+  EXPECT_EQ(json_error_of("[1,,2]"), "f.json:1: empty array element");
+  EXPECT_EQ(json_error_of("[1}\n]"), "f.json:1: unbalanced '}'");
 }
 
 }  // namespace

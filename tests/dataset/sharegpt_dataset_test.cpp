@@ -14,7 +14,7 @@
 namespace sb {
 namespace {
 
-const std::string kData = std::string(SB_SOURCE_DIR) + "/tests/data/dataset/";
+const std::string kShareGptData = std::string(SB_SOURCE_DIR) + "/tests/data/dataset/";
 
 DatasetConfig sharegpt(const std::string& path, int num_prompts) {
   DatasetConfig cfg;
@@ -54,7 +54,7 @@ TempFile write_generated(const std::string& name, const std::vector<Turns>& entr
 
 TEST(ShareGpt, TakesFirstTwoTurnsInFileOrderWithExactCounts) {
   testing::ByteTokenizer tok;
-  auto cfg = sharegpt(kData + "sharegpt_small.json", 2);
+  auto cfg = sharegpt(kShareGptData + "sharegpt_small.json", 2);
   cfg.disable_shuffle = true;
   Dataset ds = load_dataset(cfg, &tok);
   ASSERT_EQ(ds.requests.size(), 2u);
@@ -73,7 +73,7 @@ TEST(ShareGpt, TakesFirstTwoTurnsInFileOrderWithExactCounts) {
 
 TEST(ShareGpt, OversamplesWhenTooFewPassTheFilters) {
   testing::ByteTokenizer tok;
-  auto cfg = sharegpt(kData + "sharegpt_small.json", 5);
+  auto cfg = sharegpt(kShareGptData + "sharegpt_small.json", 5);
   Dataset ds = load_dataset(cfg, &tok);
   ASSERT_EQ(ds.requests.size(), 5u);  // only 2 of 4 usable entries pass
   for (const auto& r : ds.requests) {
@@ -85,7 +85,7 @@ TEST(ShareGpt, OversamplesWhenTooFewPassTheFilters) {
 
 TEST(ShareGpt, FixedOutputLengthSkipsTheShortOutputFilter) {
   testing::ByteTokenizer tok;
-  auto cfg = sharegpt(kData + "sharegpt_small.json", 3);
+  auto cfg = sharegpt(kShareGptData + "sharegpt_small.json", 3);
   cfg.disable_shuffle = true;
   cfg.sharegpt_output_len = 100;
   Dataset ds = load_dataset(cfg, &tok);
@@ -156,7 +156,7 @@ TEST(ShareGpt, WithoutTokenizerCountsBytesOverFourAndWarns) {
 
 TEST(ShareGpt, MalformedEntryNamesFileAndLine) {
   testing::ByteTokenizer tok;
-  const std::string path = kData + "sharegpt_malformed.json";
+  const std::string path = kShareGptData + "sharegpt_malformed.json";
   try {
     load_dataset(sharegpt(path, 2), &tok);  // entry b is only parsed fully when walked
     FAIL() << "no error";
@@ -169,7 +169,7 @@ TEST(ShareGpt, MalformedEntryNamesFileAndLine) {
 // a 3/5, d 9/4, e 2/4, f 3/2 -> only d passes the >= 4 filters.
 TEST(ShareGpt, RealLlama2CountsIncludeBosAndDriveTheFilters) {
   auto tok = Tokenizer::load(std::string(SB_SHARED_DIR) + "/fixtures/tokenizers/llama2");
-  auto cfg = sharegpt(kData + "sharegpt_small.json", 4);
+  auto cfg = sharegpt(kShareGptData + "sharegpt_small.json", 4);
   cfg.no_oversample = true;
   Dataset ds = load_dataset(cfg, tok.get());
   ASSERT_EQ(ds.requests.size(), 1u);
@@ -180,7 +180,7 @@ TEST(ShareGpt, RealLlama2CountsIncludeBosAndDriveTheFilters) {
 
 TEST(ShareGpt, MissingFileIsAUserError) {
   try {
-    load_dataset(sharegpt(kData + "nope.json", 1), nullptr);
+    load_dataset(sharegpt(kShareGptData + "nope.json", 1), nullptr);
     FAIL() << "no error";
   } catch (const UserError& e) {
     EXPECT_NE(std::string(e.what()).find("--dataset-path"), std::string::npos) << e.what();

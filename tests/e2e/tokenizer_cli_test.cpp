@@ -9,8 +9,8 @@
 namespace sb::e2e {
 namespace {
 
-const std::string kLlama2 = SB_SHARED_DIR "/fixtures/tokenizers/llama2";
-const std::string kQwen3 = SB_SHARED_DIR "/fixtures/tokenizers/qwen3";
+const std::string kCliLlama2 = SB_SHARED_DIR "/fixtures/tokenizers/llama2";
+const std::string kCliQwen3 = SB_SHARED_DIR "/fixtures/tokenizers/qwen3";
 
 RunResult tokenize(std::vector<std::string> args, const fs::path& dir) {
   args.insert(args.begin(), "tokenize");
@@ -25,38 +25,38 @@ void write(const fs::path& p, const std::string& text) { std::ofstream(p, std::i
 
 TEST(TokenizeE2e, IdsCountAndNoSpecialTokens) {
   TempDir dir("tokcli_ids");
-  RunResult r = tokenize({"--tokenizer", kLlama2, "--text", "Hello world"}, dir.path);
+  RunResult r = tokenize({"--tokenizer", kCliLlama2, "--text", "Hello world"}, dir.path);
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_EQ(r.out, "[1,22557,1526]\n");
-  r = tokenize({"--tokenizer", kLlama2 + "/tokenizer.json", "--text", "Hello world", "--no-special-tokens", "--ids"},
+  r = tokenize({"--tokenizer", kCliLlama2 + "/tokenizer.json", "--text", "Hello world", "--no-special-tokens", "--ids"},
                dir.path);
   EXPECT_EQ(r.out, "[22557,1526]\n") << r.err;
-  r = tokenize({"--tokenizer", kLlama2, "--text", "Hello world", "--count"}, dir.path);
+  r = tokenize({"--tokenizer", kCliLlama2, "--text", "Hello world", "--count"}, dir.path);
   EXPECT_EQ(r.out, "3\n") << r.err;
   // Qwen3 adds no special tokens; <|im_start|> is matched as one added token (151644).
-  r = tokenize({"--tokenizer", kQwen3, "--text", "<|im_start|>user"}, dir.path);
+  r = tokenize({"--tokenizer", kCliQwen3, "--text", "<|im_start|>user"}, dir.path);
   EXPECT_EQ(r.out, "[151644,872]\n") << r.err;
 }
 
 TEST(TokenizeE2e, FileAndDecodeRoundTrip) {
   TempDir dir("tokcli_file");
   write(dir.path / "in.txt", "caf\xC3\xA9 \xE6\x97\xA5\xE6\x9C\xAC\n");
-  RunResult r = tokenize({"--tokenizer", kLlama2, "--file", "in.txt", "--no-special-tokens"}, dir.path);
+  RunResult r = tokenize({"--tokenizer", kCliLlama2, "--file", "in.txt", "--no-special-tokens"}, dir.path);
   ASSERT_EQ(r.code, 0) << r.err;
   const std::string ids = r.out.substr(1, r.out.size() - 3);  // "[a,b,...]\n" -> "a,b,..."
-  r = tokenize({"--tokenizer", kLlama2, "--decode", ids}, dir.path);
+  r = tokenize({"--tokenizer", kCliLlama2, "--decode", ids}, dir.path);
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_EQ(r.out, "caf\xC3\xA9 \xE6\x97\xA5\xE6\x9C\xAC\n\n");  // the text, then println's newline
-  r = tokenize({"--tokenizer", kLlama2, "--decode", "1,22557,1526", "--skip-special-tokens"}, dir.path);
+  r = tokenize({"--tokenizer", kCliLlama2, "--decode", "1,22557,1526", "--skip-special-tokens"}, dir.path);
   EXPECT_EQ(r.out, "Hello world\n") << r.err;
-  r = tokenize({"--tokenizer", kLlama2, "--decode", "1,22557,1526"}, dir.path);
+  r = tokenize({"--tokenizer", kCliLlama2, "--decode", "1,22557,1526"}, dir.path);
   EXPECT_EQ(r.out, "<s> Hello world\n") << r.err;
 }
 
 TEST(TokenizeE2e, JsonlOneArrayPerLineInOrder) {
   TempDir dir("tokcli_jsonl");
   write(dir.path / "in.jsonl", "\"Hello world\"\n\"a b\"\n\"\"\n\"line\\nbreak\"\n");
-  RunResult r = tokenize({"--tokenizer", kLlama2, "--jsonl", "in.jsonl"}, dir.path);
+  RunResult r = tokenize({"--tokenizer", kCliLlama2, "--jsonl", "in.jsonl"}, dir.path);
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_EQ(r.out, "[1,22557,1526]\n[1,264,287]\n[1]\n[1,1407,13,2876]\n");
 }
@@ -70,12 +70,12 @@ TEST(TokenizeE2e, BadInputIsOneLineErrorExit2) {
     std::string needle;
   };
   const std::vector<Case> cases = {
-      {{"--tokenizer", kLlama2, "--jsonl", "bad.jsonl"}, "bad.jsonl:2: expected one JSON string per line"},
-      {{"--tokenizer", kLlama2, "--decode", "1,x"}, "--decode: 'x' is not a token id"},
+      {{"--tokenizer", kCliLlama2, "--jsonl", "bad.jsonl"}, "bad.jsonl:2: expected one JSON string per line"},
+      {{"--tokenizer", kCliLlama2, "--decode", "1,x"}, "--decode: 'x' is not a token id"},
       {{"--tokenizer", "/nonexistent/tok", "--text", "a"}, "--tokenizer"},
-      {{"--tokenizer", kLlama2}, "Exactly 1 option"},
-      {{"--tokenizer", kLlama2, "--text", "a", "--decode", "1"}, "Exactly 1 option"},
-      {{"--tokenizer", kLlama2, "--decode", "1", "--count"}, "--count/--ids apply to --text or --file only"},
+      {{"--tokenizer", kCliLlama2}, "Exactly 1 option"},
+      {{"--tokenizer", kCliLlama2, "--text", "a", "--decode", "1"}, "Exactly 1 option"},
+      {{"--tokenizer", kCliLlama2, "--decode", "1", "--count"}, "--count/--ids apply to --text or --file only"},
       {{"--tokenizer", "broken.json", "--text", "a"}, "broken.json"},
   };
   for (const Case& c : cases) {

@@ -24,7 +24,7 @@ HttpReply reply(int status, std::string body, std::string reason = "OK") {
   return r;
 }
 
-std::string error_of(const PreflightInput& in, const HttpReply& r) {
+std::string pf_error_of(const PreflightInput& in, const HttpReply& r) {
   try {
     check_models_reply(in, r);
   } catch (const UserError& e) {
@@ -46,7 +46,7 @@ TEST(Preflight, FirstServedIdWhenNoModelGiven) {
 
 TEST(Preflight, GivenModelMustBeServed) {
   EXPECT_EQ(check_models_reply(input("lora-x"), reply(200, kTwoModels)).model_id, "lora-x");
-  std::string msg = error_of(input("mistral"), reply(200, kTwoModels));
+  std::string msg = pf_error_of(input("mistral"), reply(200, kTwoModels));
   EXPECT_NE(msg.find("'mistral' is not served"), std::string::npos) << msg;
   EXPECT_NE(msg.find("served: llama, lora-x"), std::string::npos) << msg;
 }
@@ -55,12 +55,12 @@ TEST(Preflight, RefusedKeyIsNamedButNeverPrinted) {
   PreflightInput in = input("llama");
   in.headers = {{"Authorization", "Bearer sk-SECRET"}};
   in.api_key_source = "env OPENAI_API_KEY";
-  std::string msg = error_of(in, reply(401, R"({"error":"bad key sk-SECRET"})", "Unauthorized"));
+  std::string msg = pf_error_of(in, reply(401, R"({"error":"bad key sk-SECRET"})", "Unauthorized"));
   EXPECT_NE(msg.find("refused the API key"), std::string::npos) << msg;
   EXPECT_NE(msg.find("env OPENAI_API_KEY"), std::string::npos) << msg;
   EXPECT_EQ(msg.find("sk-SECRET"), std::string::npos) << msg;
   in.api_key_source.clear();
-  EXPECT_NE(error_of(in, reply(403, "", "Forbidden")).find("no API key was sent"), std::string::npos);
+  EXPECT_NE(pf_error_of(in, reply(403, "", "Forbidden")).find("no API key was sent"), std::string::npos);
 }
 
 TEST(Preflight, MissingModelsRouteWarnsWithModelAndFailsWithout) {
@@ -68,12 +68,12 @@ TEST(Preflight, MissingModelsRouteWarnsWithModelAndFailsWithout) {
   EXPECT_EQ(r.model_id, "llama");
   ASSERT_EQ(r.warnings.size(), 1u);
   EXPECT_NE(r.warnings[0].find("HTTP 404"), std::string::npos);
-  EXPECT_NE(error_of(input(std::nullopt), reply(404, "", "Not Found")).find("pass --model"), std::string::npos);
+  EXPECT_NE(pf_error_of(input(std::nullopt), reply(404, "", "Not Found")).find("pass --model"), std::string::npos);
 }
 
 TEST(Preflight, GarbageBodyAndEmptyList) {
-  EXPECT_NE(error_of(input(std::nullopt), reply(200, "<html>")).find("models list"), std::string::npos);
-  EXPECT_NE(error_of(input(std::nullopt), reply(200, R"({"data":[]})")).find("lists no model"), std::string::npos);
+  EXPECT_NE(pf_error_of(input(std::nullopt), reply(200, "<html>")).find("models list"), std::string::npos);
+  EXPECT_NE(pf_error_of(input(std::nullopt), reply(200, R"({"data":[]})")).find("lists no model"), std::string::npos);
 }
 
 TEST(Preflight, ConnectionRefusedNamesHostAndPort) {

@@ -14,7 +14,7 @@ using test::FakeConn;
 using test::FakeRequest;
 using test::FakeServer;
 
-ClientOptions options(std::uint16_t port) {
+ClientOptions errors_options(std::uint16_t port) {
   ClientOptions opt;
   opt.endpoint = parse_base_url("http://127.0.0.1:" + std::to_string(port));
   opt.threads = 2;
@@ -55,10 +55,10 @@ bool misbehave(FakeConn& c, const FakeRequest& r) {
                 test::http_chunk("data: [DONE]\n\n") + test::kLastChunk);
 }
 
-struct Stage {
+struct ErrorStage {
   std::vector<std::string> bodies;
   StageInput in;
-  explicit Stage(std::vector<std::string> b) : bodies(std::move(b)) {
+  explicit ErrorStage(std::vector<std::string> b) : bodies(std::move(b)) {
     in.bodies = &bodies;
     in.offsets_ns.assign(bodies.size(), 0);
   }
@@ -66,8 +66,8 @@ struct Stage {
 
 TEST(RunnerErrors, EveryFailureLandsInItsCategory) {
   FakeServer server(misbehave);
-  Runner runner(options(server.port()));
-  Stage s({"http500", "drop", "malformed", "nodone", "empty", "stall", "plain", "ok"});
+  Runner runner(errors_options(server.port()));
+  ErrorStage s({"http500", "drop", "malformed", "nodone", "empty", "stall", "plain", "ok"});
   std::vector<std::uint32_t> streamed;
   const StageOutput out = runner.run_stage(s.in, [&](const RequestRecord& r) { streamed.push_back(r.index); }, {});
   const auto& r = out.records;
@@ -97,10 +97,10 @@ TEST(RunnerErrors, WholeRequestTimeout) {
     }
     return false;
   });
-  ClientOptions opt = options(server.port());
+  ClientOptions opt = errors_options(server.port());
   opt.timeout_s = 0.25;
   Runner runner(opt);
-  Stage s({"{}"});
+  ErrorStage s({"{}"});
   const RequestRecord r = runner.run_stage(s.in, {}, {}).records[0];
   EXPECT_EQ(r.outcome, Outcome::timeout);
   EXPECT_NE(r.error.find("timeout_s"), std::string::npos) << r.error;
@@ -108,8 +108,8 @@ TEST(RunnerErrors, WholeRequestTimeout) {
 
 TEST(RunnerErrors, ConnectionRefusedIsAConnectError) {
   const std::uint16_t port = FakeServer::closed_port();
-  Runner runner(options(port));
-  Stage s({"{}", "{}"});
+  Runner runner(errors_options(port));
+  ErrorStage s({"{}", "{}"});
   for (const auto& r : runner.run_stage(s.in, {}, {}).records) {
     EXPECT_EQ(r.outcome, Outcome::connect_error);
     EXPECT_NE(r.error.find("127.0.0.1:" + std::to_string(port)), std::string::npos) << r.error;
@@ -122,10 +122,10 @@ TEST(RunnerErrors, StaleKeptAliveConnectionIsRetriedSilently) {
     misbehave(c, r);
     return false;
   });
-  ClientOptions opt = options(server.port());
+  ClientOptions opt = errors_options(server.port());
   opt.threads = 1;
   Runner runner(opt);
-  Stage s({"ok", "ok", "ok"});
+  ErrorStage s({"ok", "ok", "ok"});
   s.in.max_concurrency = 1;
   s.in.offsets_ns = {0, 50'000'000, 100'000'000};  // the close reaches the client before the reuse
   for (const auto& r : runner.run_stage(s.in, {}, {}).records) EXPECT_TRUE(r.ok()) << r.error;
@@ -134,11 +134,11 @@ TEST(RunnerErrors, StaleKeptAliveConnectionIsRetriedSilently) {
 
 TEST(RunnerErrors, RequestStopCancelsInFlightAndUnsent) {
   FakeServer server(misbehave);
-  ClientOptions opt = options(server.port());
+  ClientOptions opt = errors_options(server.port());
   opt.idle_timeout_s = 10;
   opt.stop_grace_s = 0.2;
   Runner runner(opt);
-  Stage s({"stall", "stall", "stall", "stall", "stall"});
+  ErrorStage s({"stall", "stall", "stall", "stall", "stall"});
   s.in.max_concurrency = 2;
   std::thread stopper([&] {
     std::this_thread::sleep_for(std::chrono::milliseconds(100));
@@ -180,7 +180,7 @@ TEST(RunnerTls, StreamsOverTlsWhenInsecureAndRejectsAnUntrustedCertificate) {
   opt.endpoint = parse_base_url("https://localhost:" + std::to_string(server.port()));
   opt.threads = 1;
   opt.endpoint.insecure = true;
-  Stage s({"{}"});
+  ErrorStage s({"{}"});
   {
     Runner runner(opt);
     const RequestRecord r = runner.run_stage(s.in, {}, {}).records[0];

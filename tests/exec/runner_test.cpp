@@ -15,7 +15,7 @@ using test::FakeServer;
 
 constexpr Nanos kMs = 1'000'000;
 
-ClientOptions options(std::uint16_t port, int threads = 2) {
+ClientOptions runner_options(std::uint16_t port, int threads = 2) {
   ClientOptions opt;
   opt.endpoint = parse_base_url("http://127.0.0.1:" + std::to_string(port));
   opt.threads = threads;
@@ -24,10 +24,10 @@ ClientOptions options(std::uint16_t port, int threads = 2) {
 }
 
 // `n` requests with the given bodies (cycled), all intended at t0 (closed loop) unless offsets given.
-struct Stage {
+struct RunnerStage {
   std::vector<std::string> bodies;
   StageInput in;
-  Stage(std::size_t n, std::vector<std::string> kinds, std::optional<int> limit = std::nullopt) {
+  RunnerStage(std::size_t n, std::vector<std::string> kinds, std::optional<int> limit = std::nullopt) {
     for (std::size_t i = 0; i < n; ++i) bodies.push_back(kinds[i % kinds.size()]);
     in.bodies = &bodies;
     in.offsets_ns.assign(n, 0);
@@ -36,7 +36,7 @@ struct Stage {
   }
 };
 
-StageOutput run(Runner& r, const Stage& s) { return r.run_stage(s.in, {}, {}); }
+StageOutput run(Runner& r, const RunnerStage& s) { return r.run_stage(s.in, {}, {}); }
 
 // A streamed answer: `tokens` events `gap_ms` apart, then a usage chunk and [DONE].
 bool stream(FakeConn& c, int tokens, int gap_ms) {
@@ -52,8 +52,8 @@ bool stream(FakeConn& c, int tokens, int gap_ms) {
 
 TEST(Runner, StreamStampsEveryTokenAtItsArrival) {
   FakeServer server([](FakeConn& c, const FakeRequest&) { return stream(c, 5, 20); });
-  Runner runner(options(server.port()));
-  const StageOutput out = run(runner, Stage(1, {"{}"}));
+  Runner runner(runner_options(server.port()));
+  const StageOutput out = run(runner, RunnerStage(1, {"{}"}));
   const RequestRecord& r = out.records.at(0);
   ASSERT_EQ(r.outcome, Outcome::ok) << r.error;
   ASSERT_EQ(r.token_ns.size(), 5u);
@@ -80,12 +80,12 @@ TEST(Runner, SendsThePreparedRequest) {
     body = r.body;
     return stream(c, 1, 0);
   });
-  ClientOptions opt = options(server.port());
+  ClientOptions opt = runner_options(server.port());
   opt.endpoint.base_path = "/api";
   opt.path = "/v1/chat/completions";
   opt.headers = {{"Authorization", "Bearer secret"}};
   Runner runner(opt);
-  Stage s(1, {R"({"model":"m"})"});
+  RunnerStage s(1, {R"({"model":"m"})"});
   s.in.request_ids = {"bench-0"};
   ASSERT_TRUE(run(runner, s).records[0].ok());
   EXPECT_EQ(head.rfind("POST /api/v1/chat/completions HTTP/1.1\r\n", 0), 0u) << head;
@@ -96,8 +96,8 @@ TEST(Runner, SendsThePreparedRequest) {
 
 TEST(Runner, KeepAliveReusesOneConnection) {
   FakeServer server([](FakeConn& c, const FakeRequest&) { return stream(c, 2, 0); });
-  Runner runner(options(server.port(), 1));
-  const StageOutput out = run(runner, Stage(10, {"{}"}, 1));
+  Runner runner(runner_options(server.port(), 1));
+  const StageOutput out = run(runner, RunnerStage(10, {"{}"}, 1));
   for (const auto& r : out.records) EXPECT_TRUE(r.ok()) << r.error;
   EXPECT_EQ(server.requests(), 10);
   EXPECT_EQ(server.connections(), 1);
@@ -106,8 +106,8 @@ TEST(Runner, KeepAliveReusesOneConnection) {
 
 TEST(Runner, ConcurrencyLimitIsNeverExceeded) {
   FakeServer server([](FakeConn& c, const FakeRequest&) { return stream(c, 2, 15); });
-  Runner runner(options(server.port(), 2));
-  const StageOutput out = run(runner, Stage(18, {"{}"}, 3));
+  Runner runner(runner_options(server.port(), 2));
+  const StageOutput out = run(runner, RunnerStage(18, {"{}"}, 3));
   for (const auto& r : out.records) EXPECT_TRUE(r.ok()) << r.error;
   EXPECT_EQ(server.max_concurrent(), 3);
   EXPECT_LE(server.connections(), 3) << "client opened " << runner.connections_opened();
@@ -119,8 +119,8 @@ TEST(Runner, ConcurrencyLimitIsNeverExceeded) {
 
 TEST(Runner, OpenLoopScheduleIsRespected) {
   FakeServer server([](FakeConn& c, const FakeRequest&) { return stream(c, 1, 0); });
-  Runner runner(options(server.port()));
-  Stage s(5, {"{}"});
+  Runner runner(runner_options(server.port()));
+  RunnerStage s(5, {"{}"});
   s.in.offsets_ns = {0, 30 * kMs, 60 * kMs, 90 * kMs, 120 * kMs};
   const StageOutput out = run(runner, s);
   for (std::size_t i = 0; i < 5; ++i) {

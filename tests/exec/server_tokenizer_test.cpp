@@ -22,7 +22,7 @@ using test::FakeServer;
 
 const std::string kLlama2 = std::string(SB_SHARED_DIR) + "/fixtures/tokenizers/llama2";
 
-std::string error_of(const std::function<void()>& fn) {
+std::string count_error_of(const std::function<void()>& fn) {
   try {
     fn();
   } catch (const UserError& e) {
@@ -62,19 +62,20 @@ TEST(ServerTokenizerReplies, CountOrTokensAloneAreEnough) {
 }
 
 TEST(ServerTokenizerReplies, MalformedRepliesNameWhereAndWhat) {
-  EXPECT_EQ(error_of([] { parse_tokenize_reply("<html>404</html>", "POST x/tokenize"); }),
+  EXPECT_EQ(count_error_of([] { parse_tokenize_reply("<html>404</html>", "POST x/tokenize"); }),
             "POST x/tokenize: reply is not a JSON object");
-  EXPECT_NE(error_of([] { parse_tokenize_reply(R"({"detail": "nope"})", "w"); }).find("neither \"count\" nor"),
+  EXPECT_NE(count_error_of([] { parse_tokenize_reply(R"({"detail": "nope"})", "w"); }).find("neither \"count\" nor"),
             std::string::npos);
-  EXPECT_EQ(error_of([] { parse_tokenize_reply(R"({"count": 3, "tokens": [1]})", "w"); }),
+  EXPECT_EQ(count_error_of([] { parse_tokenize_reply(R"({"count": 3, "tokens": [1]})", "w"); }),
             "w: \"count\" is 3 but \"tokens\" holds 1 ids");
-  EXPECT_NE(error_of([] { parse_tokenize_reply(R"({"tokens": [1, -2]})", "w"); }).find("non-negative"),
+  EXPECT_NE(count_error_of([] { parse_tokenize_reply(R"({"tokens": [1, -2]})", "w"); }).find("non-negative"),
             std::string::npos);
 }
 
 TEST(ServerTokenizerReplies, Detokenize) {
   EXPECT_EQ(parse_detokenize_reply(R"({"prompt": "<s> Hello world"})", "w"), "<s> Hello world");
-  EXPECT_EQ(error_of([] { parse_detokenize_reply(R"({"text": "x"})", "w"); }), "w: reply has no string \"prompt\"");
+  EXPECT_EQ(count_error_of([] { parse_detokenize_reply(R"({"text": "x"})", "w"); }),
+            "w: reply has no string \"prompt\"");
 }
 
 // ---- against an in-test server ----
@@ -104,7 +105,7 @@ struct FakeVllm {
   }
 };
 
-ServerTokenizerOptions options(std::uint16_t port) {
+ServerTokenizerOptions tokenizer_options(std::uint16_t port) {
   ServerTokenizerOptions opt;
   opt.endpoint = parse_base_url("http://127.0.0.1:" + std::to_string(port));
   opt.headers = {{"Authorization", "Bearer sk-test"}};
@@ -116,7 +117,7 @@ ServerTokenizerOptions options(std::uint16_t port) {
 TEST(ServerTokenizer, ProbeFindsVllmTokenizeAndItsSpecials) {
   FakeVllm vllm;
   FakeServer server([&](FakeConn& c, const FakeRequest& r) { return vllm.handle(c, r); });
-  ServerTokenizerProbe probe = probe_server_tokenizer_detailed(options(server.port()));
+  ServerTokenizerProbe probe = probe_server_tokenizer_detailed(tokenizer_options(server.port()));
   ASSERT_NE(probe.tokenizer, nullptr) << probe.unavailable_reason;
   const ServerTokenizer& tok = *probe.tokenizer;
   EXPECT_EQ(tok.num_special_tokens_to_add(), 1u);  // llama2 adds <s>
@@ -133,7 +134,7 @@ TEST(ServerTokenizer, ProbeFindsVllmTokenizeAndItsSpecials) {
 TEST(ServerTokenizer, SameIdsAsTheLocalTokenizer) {
   FakeVllm vllm;
   FakeServer server([&](FakeConn& c, const FakeRequest& r) { return vllm.handle(c, r); });
-  auto tok = probe_server_tokenizer(options(server.port()).endpoint, {}, "", 5);
+  auto tok = probe_server_tokenizer(tokenizer_options(server.port()).endpoint, {}, "", 5);
   ASSERT_NE(tok, nullptr);
   for (const char* text : {"", "  two  spaces", "caf\xc3\xa9 \xe4\xbd\xa0\xe5\xa5\xbd", "tab\there \"q\" \\ end\n"}) {
     EXPECT_EQ(tok->encode(text, true), vllm.tok->encode(text, true)) << text;
@@ -145,7 +146,7 @@ TEST(ServerTokenizer, CountManyRunsCallsConcurrentlyInOrder) {
   FakeVllm vllm;
   vllm.delay_ms = 5;
   FakeServer server([&](FakeConn& c, const FakeRequest& r) { return vllm.handle(c, r); });
-  ServerTokenizer tok(options(server.port()));
+  ServerTokenizer tok(tokenizer_options(server.port()));
   std::vector<std::string> texts;
   for (int i = 0; i < 40; ++i) texts.push_back("prompt number " + std::to_string(i) + std::string(i, 'x'));
   const std::vector<std::string_view> views(texts.begin(), texts.end());
@@ -160,9 +161,9 @@ TEST(ServerTokenizer, CountManyRunsCallsConcurrentlyInOrder) {
 TEST(ServerTokenizer, CountManyReportsTheFirstFailingText) {
   FakeVllm vllm;
   FakeServer server([&](FakeConn& c, const FakeRequest& r) { return vllm.handle(c, r); });
-  ServerTokenizer tok(options(server.port()));
+  ServerTokenizer tok(tokenizer_options(server.port()));
   const std::vector<std::string_view> texts = {"a", "b", "boom-2", "c", "boom-4", "d"};
-  const std::string msg = error_of([&] { tok.count_many(texts); });
+  const std::string msg = count_error_of([&] { tok.count_many(texts); });
   EXPECT_NE(msg.find("server tokenizer: POST http://127.0.0.1:"), std::string::npos) << msg;
   EXPECT_NE(msg.find("/tokenize answered HTTP 500 Internal Server Error"), std::string::npos) << msg;
   EXPECT_NE(msg.find("boom-2"), std::string::npos) << msg;
@@ -171,7 +172,7 @@ TEST(ServerTokenizer, CountManyReportsTheFirstFailingText) {
 TEST(ServerTokenizer, RecountSetsPromptTokens) {
   FakeVllm vllm;
   FakeServer server([&](FakeConn& c, const FakeRequest& r) { return vllm.handle(c, r); });
-  ServerTokenizer tok(options(server.port()));
+  ServerTokenizer tok(tokenizer_options(server.port()));
   std::vector<RequestSpec> specs = {{"Hello world", -1, 8, "r0"}, {"the of and to in", 5, 8, "r1"}};
   recount_prompt_tokens(tok, specs);
   EXPECT_EQ(specs[0].prompt_tokens, 3);
@@ -181,12 +182,12 @@ TEST(ServerTokenizer, RecountSetsPromptTokens) {
 TEST(ServerTokenizer, RandomDatasetRefusesItWithAUserError) {
   FakeVllm vllm;
   FakeServer server([&](FakeConn& c, const FakeRequest& r) { return vllm.handle(c, r); });
-  ServerTokenizer tok(options(server.port()));
+  ServerTokenizer tok(tokenizer_options(server.port()));
   DatasetConfig cfg;
   cfg.num_prompts = 2;
   cfg.random_input_len = 8;
   cfg.random_output_len = 4;
-  EXPECT_NE(error_of([&] { load_dataset(cfg, &tok); }).find("empty vocabulary"), std::string::npos);
+  EXPECT_NE(count_error_of([&] { load_dataset(cfg, &tok); }).find("empty vocabulary"), std::string::npos);
 }
 
 TEST(ServerTokenizerProbe, NoTokenizeMeansNull) {
@@ -194,18 +195,18 @@ TEST(ServerTokenizerProbe, NoTokenizeMeansNull) {
     FakeServer server([&](FakeConn& c, const FakeRequest&) {
       return c.send(test::json_response(status, "Nope", R"({"detail":"Not Found"})"));
     });
-    const ServerTokenizerProbe probe = probe_server_tokenizer_detailed(options(server.port()));
+    const ServerTokenizerProbe probe = probe_server_tokenizer_detailed(tokenizer_options(server.port()));
     EXPECT_EQ(probe.tokenizer, nullptr);
     EXPECT_NE(probe.unavailable_reason.find("has no POST http://127.0.0.1:" + std::to_string(server.port()) +
                                             "/tokenize (HTTP " + std::to_string(status) + ")"),
               std::string::npos)
         << probe.unavailable_reason;
-    EXPECT_EQ(probe_server_tokenizer(options(server.port()).endpoint, {}, "m", 5), nullptr);
+    EXPECT_EQ(probe_server_tokenizer(tokenizer_options(server.port()).endpoint, {}, "m", 5), nullptr);
   }
 }
 
 TEST(ServerTokenizerProbe, RefusedConnectionMeansNull) {
-  const ServerTokenizerProbe probe = probe_server_tokenizer_detailed(options(FakeServer::closed_port()));
+  const ServerTokenizerProbe probe = probe_server_tokenizer_detailed(tokenizer_options(FakeServer::closed_port()));
   EXPECT_EQ(probe.tokenizer, nullptr);
   EXPECT_NE(probe.unavailable_reason.find("connection refused"), std::string::npos) << probe.unavailable_reason;
 }
@@ -214,7 +215,7 @@ TEST(ServerTokenizerProbe, OtherStatusesAndBodiesMeanNullWithTheReason) {
   FakeServer unauthorized([](FakeConn& c, const FakeRequest&) {
     return c.send(test::json_response(401, "Unauthorized", R"({"error":"bad key"})"));
   });
-  ServerTokenizerProbe probe = probe_server_tokenizer_detailed(options(unauthorized.port()));
+  ServerTokenizerProbe probe = probe_server_tokenizer_detailed(tokenizer_options(unauthorized.port()));
   EXPECT_EQ(probe.tokenizer, nullptr);
   EXPECT_NE(probe.unavailable_reason.find("answered HTTP 401 Unauthorized: {\"error\":\"bad key\"}"),
             std::string::npos)
@@ -223,7 +224,7 @@ TEST(ServerTokenizerProbe, OtherStatusesAndBodiesMeanNullWithTheReason) {
   FakeServer html([](FakeConn& c, const FakeRequest&) {
     return c.send(test::json_response(200, "OK", "<html>gateway</html>"));
   });
-  probe = probe_server_tokenizer_detailed(options(html.port()));
+  probe = probe_server_tokenizer_detailed(tokenizer_options(html.port()));
   EXPECT_EQ(probe.tokenizer, nullptr);
   EXPECT_NE(probe.unavailable_reason.find("/tokenize: reply is not a JSON object"), std::string::npos)
       << probe.unavailable_reason;

@@ -11,7 +11,7 @@
 namespace sb {
 namespace {
 
-constexpr double kInf = std::numeric_limits<double>::infinity();
+constexpr double kStaircaseInf = std::numeric_limits<double>::infinity();
 
 std::string error_of(const StaircaseParams& p) {
   try {
@@ -75,7 +75,7 @@ TEST(Staircase, DefaultIsOneStageAtInfiniteRateWithoutLimit) {
 TEST(Staircase, SingleConcurrencyWithRateListLimitsEveryRateStage) {
   StaircaseParams p;
   p.concurrency = {4};
-  p.request_rates = {1, kInf};
+  p.request_rates = {1, kStaircaseInf};
   Staircase s = plan_staircase(p);
   EXPECT_EQ(s.mode, LoadMode::request_rate);
   ASSERT_EQ(s.stages.size(), 2u);

@@ -15,7 +15,7 @@ namespace {
 
 using Events = std::vector<std::pair<std::string, std::string>>;  // (event field, data)
 
-std::string read_fixture(const std::string& name) {
+std::string read_sse_fixture(const std::string& name) {
   std::ifstream in(std::string(SB_SOURCE_DIR) + "/tests/protocol/data/" + name, std::ios::binary);
   EXPECT_TRUE(in) << name;
   std::stringstream ss;
@@ -56,7 +56,7 @@ std::string replace_all(std::string s, std::string_view from, std::string_view t
 }
 
 TEST(SseParser, VllmCompletionsStreamGivesFiveEvents) {
-  const std::string text = read_fixture("vllm_completions.sse");
+  const std::string text = read_sse_fixture("vllm_completions.sse");
   Events ev = parse_whole(text);
   ASSERT_EQ(ev.size(), 5u);
   EXPECT_EQ(ev[0].first, "");
@@ -67,7 +67,7 @@ TEST(SseParser, VllmCompletionsStreamGivesFiveEvents) {
 }
 
 TEST(SseParser, CrlfAndBareCrSeparatorsGiveTheSameEvents) {
-  const std::string lf = read_fixture("vllm_chat.sse");
+  const std::string lf = read_sse_fixture("vllm_chat.sse");
   const Events expected = parse_whole(lf);
   ASSERT_EQ(expected.size(), 6u);
   const std::string crlf = replace_all(lf, "\n", "\r\n");
@@ -79,7 +79,7 @@ TEST(SseParser, CrlfAndBareCrSeparatorsGiveTheSameEvents) {
 }
 
 TEST(SseParser, CommentsFieldsMultiLineDataAndTailWithoutBlankLine) {
-  const std::string text = read_fixture("gateway_mixed.sse");
+  const std::string text = read_sse_fixture("gateway_mixed.sse");
   const Events expected{
       {"message", R"({"choices":[{"index":0,"text":"a"}]})"},
       {"", "{\"choices\":\n[{\"index\":0,\"text\":\"b\"}],\n\"usage\":{\"prompt_tokens\":2,\"completion_tokens\":2}}"},

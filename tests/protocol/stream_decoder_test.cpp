@@ -126,7 +126,7 @@ TEST(StreamDecoder, NonStreamingBodies) {
   EXPECT_FALSE(cmpl.decode_body("{\"choices\":", c));
 }
 
-std::string read_fixture(const std::string& name) {
+std::string read_stream_fixture(const std::string& name) {
   std::ifstream in(std::string(SB_SOURCE_DIR) + "/tests/protocol/data/" + name, std::ios::binary);
   std::stringstream ss;
   ss << in.rdbuf();
@@ -163,7 +163,7 @@ StreamTally tally(const std::string& sse, Api api) {
 }
 
 TEST(StreamDecoder, CompletionsFixtureEndToEnd) {
-  StreamTally t = tally(read_fixture("vllm_completions.sse"), Api::completions);
+  StreamTally t = tally(read_stream_fixture("vllm_completions.sse"), Api::completions);
   EXPECT_EQ(t.token_events, 3);
   EXPECT_EQ(t.text, " Paris is the \"capital\"\n");
   EXPECT_EQ(t.usage_chunks, 1);
@@ -173,7 +173,7 @@ TEST(StreamDecoder, CompletionsFixtureEndToEnd) {
 }
 
 TEST(StreamDecoder, ChatFixtureEndToEnd) {
-  StreamTally t = tally(read_fixture("vllm_chat.sse"), Api::chat);
+  StreamTally t = tally(read_stream_fixture("vllm_chat.sse"), Api::chat);
   EXPECT_EQ(t.token_events, 4);  // role chunk + 2 content chunks + null-content finish chunk
   EXPECT_EQ(t.text, "Bonjour \xe4\xbd\xa0\xe5\xa5\xbd");
   EXPECT_EQ(t.completion_tokens, 4);
@@ -181,7 +181,7 @@ TEST(StreamDecoder, ChatFixtureEndToEnd) {
 }
 
 TEST(StreamDecoder, GatewayFixtureMultiLineDataDecodes) {
-  StreamTally t = tally(read_fixture("gateway_mixed.sse"), Api::completions);
+  StreamTally t = tally(read_stream_fixture("gateway_mixed.sse"), Api::completions);
   EXPECT_EQ(t.token_events, 2);
   EXPECT_EQ(t.text, "ab");
   EXPECT_EQ(t.completion_tokens, 2);

@@ -41,7 +41,7 @@ std::vector<std::string> records(const std::string& text) {
   return out;
 }
 
-std::vector<StageSummary> concurrency_stages() {
+std::vector<StageSummary> csv_concurrency_stages() {
   StageSummary a = testdata::sample_stage();
   a.stage_index = 0;
   a.load.max_concurrency = 4;
@@ -52,12 +52,12 @@ std::vector<StageSummary> concurrency_stages() {
 }
 
 TEST(CsvTable, ConcurrencyGolden) {
-  const std::string text = format_csv_table(LoadMode::concurrency, concurrency_stages());
+  const std::string text = format_csv_table(LoadMode::concurrency, csv_concurrency_stages());
   EXPECT_EQ(text, testdata::golden("csv_table.golden.csv", text));
 }
 
 TEST(CsvTable, HeaderAndHandComputedRow) {
-  const std::string text = format_csv_table(LoadMode::concurrency, concurrency_stages());
+  const std::string text = format_csv_table(LoadMode::concurrency, csv_concurrency_stages());
   EXPECT_EQ(text.rfind(kHeader, 0), 0u);
   const std::vector<std::string> recs = records(text);
   ASSERT_EQ(recs.size(), 3u);
@@ -88,7 +88,7 @@ TEST(CsvTable, RateModeShowsRateAndScheduleLag) {
 }
 
 TEST(CsvTable, EveryRecordHasTheHeadersFieldCount) {
-  const std::vector<std::string> recs = records(format_csv_table(LoadMode::concurrency, concurrency_stages()));
+  const std::vector<std::string> recs = records(format_csv_table(LoadMode::concurrency, csv_concurrency_stages()));
   for (const std::string& r : recs) {
     EXPECT_EQ(std::count(r.begin(), r.end(), ','), 36) << r;  // 37 columns, none quoted
   }

@@ -10,7 +10,7 @@
 namespace sb {
 namespace {
 
-std::vector<StageSummary> concurrency_stages() {
+std::vector<StageSummary> table_concurrency_stages() {
   StageSummary a = testdata::sample_stage();
   a.load.max_concurrency = 4;
   a.failed = 0;
@@ -20,12 +20,12 @@ std::vector<StageSummary> concurrency_stages() {
 }
 
 TEST(StaircaseTable, ConcurrencyGolden) {
-  const std::string text = format_staircase_table(LoadMode::concurrency, concurrency_stages());
+  const std::string text = format_staircase_table(LoadMode::concurrency, table_concurrency_stages());
   EXPECT_EQ(text, testdata::golden("staircase_table.golden", text));
 }
 
 TEST(StaircaseTable, ColumnsAreAligned) {
-  const std::string text = format_staircase_table(LoadMode::concurrency, concurrency_stages());
+  const std::string text = format_staircase_table(LoadMode::concurrency, table_concurrency_stages());
   // Header: "concurrency" is the widest cell of column 1; numbers right-aligned under it.
   EXPECT_EQ(text.substr(0, text.find('\n')),
             "concurrency  req/s  out tok/s  total tok/s  TTFT p50 ms  TTFT p99 ms  TPOT p50 ms  ITL p99 ms  failed");
@@ -52,7 +52,7 @@ namespace sb {
 namespace {
 
 TEST(StaircaseTable, AbortedStageIsMarked) {
-  std::vector<StageSummary> stages = concurrency_stages();
+  std::vector<StageSummary> stages = table_concurrency_stages();
   stages[1].aborted = true;
   const std::string text = format_staircase_table(LoadMode::concurrency, stages);
   const std::size_t second_row = text.find('\n', text.find('\n') + 1) + 1;

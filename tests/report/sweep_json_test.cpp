@@ -19,7 +19,7 @@ namespace {
 
 using nlohmann::ordered_json;
 
-std::vector<std::string> keys_of(const ordered_json& j) {
+std::vector<std::string> sweep_keys_of(const ordered_json& j) {
   std::vector<std::string> keys;
   for (auto it = j.begin(); it != j.end(); ++it) keys.push_back(it.key());
   return keys;
@@ -49,9 +49,9 @@ std::vector<StageSummary> two_stages() {
 TEST_F(SweepJson, TopLevelKeysInOrder) {
   const RunContext ctx = testdata::sample_context();
   const ordered_json j = sweep_json(ctx, two_stages(), {1'764'470'100, false, "run.requests.jsonl"});
-  EXPECT_EQ(keys_of(j), (std::vector<std::string>{"schema_version", "kind", "tool", "created", "label",
-                                                  "aborted", "config", "environment", "load_mode",
-                                                  "requests_file", "stages", "analysis"}));
+  EXPECT_EQ(sweep_keys_of(j),
+            (std::vector<std::string>{"schema_version", "kind", "tool", "created", "label", "aborted", "config",
+                                      "environment", "load_mode", "requests_file", "stages", "analysis"}));
   EXPECT_EQ(j["schema_version"], 1);
   EXPECT_EQ(j["created"], "2025-11-30T02:35:00Z");
   EXPECT_EQ(j["config"]["headers"]["x-team"], "<redacted>");
@@ -63,7 +63,7 @@ TEST_F(SweepJson, TopLevelKeysInOrder) {
 TEST_F(SweepJson, StageCarriesAllMetricsAndServebenchBlock) {
   const RunContext ctx = testdata::sample_context();
   const ordered_json j = sweep_stage_json(ctx, testdata::sample_stage());
-  const auto keys = keys_of(j);
+  const auto keys = sweep_keys_of(j);
   // Percentiles: union of --metric-percentiles {99.9, 99} and 50/90/95/99, ascending.
   const auto ttft = std::find(keys.begin(), keys.end(), "mean_ttft_ms");
   ASSERT_NE(ttft, keys.end());
@@ -76,11 +76,11 @@ TEST_F(SweepJson, StageCarriesAllMetricsAndServebenchBlock) {
   EXPECT_FALSE(j.contains("rtfx"));
   EXPECT_EQ(keys.back(), "servebench");
   const ordered_json& sb = j["servebench"];
-  EXPECT_EQ(keys_of(sb), (std::vector<std::string>{
-                             "stage_index", "load_value", "open_loop", "start_unix_s", "end_unix_s",
-                             "sent", "aborted", "errors", "token_count_source", "schedule_lag_ms",
-                             "client_saturated", "ttft_from_intended_ms", "e2el_from_intended_ms",
-                             "client_queue_ms", "in_flight", "input_len", "output_len"}));
+  EXPECT_EQ(sweep_keys_of(sb),
+            (std::vector<std::string>{"stage_index", "load_value", "open_loop", "start_unix_s", "end_unix_s", "sent",
+                                      "aborted", "errors", "token_count_source", "schedule_lag_ms", "client_saturated",
+                                      "ttft_from_intended_ms", "e2el_from_intended_ms", "client_queue_ms", "in_flight",
+                                      "input_len", "output_len"}));
   EXPECT_EQ(sb["load_value"], 16.0);
   EXPECT_TRUE(sb["schedule_lag_ms"].is_null());
   EXPECT_TRUE(sb["ttft_from_intended_ms"].is_null());

@@ -16,7 +16,7 @@
 namespace sb {
 namespace {
 
-std::vector<std::string> keys_of(const nlohmann::ordered_json& j) {
+std::vector<std::string> vllm_keys_of(const nlohmann::ordered_json& j) {
   std::vector<std::string> keys;
   for (auto it = j.begin(); it != j.end(); ++it) keys.push_back(it.key());
   return keys;
@@ -34,7 +34,7 @@ TEST(VllmResult, KeyOrderMatchesVllm) {
   const RunContext ctx = testdata::sample_context();
   const StageSummary s = testdata::sample_stage();
   const auto j = vllm_stage_json(ctx, s, file_options(ctx, s));
-  const std::vector<std::string> keys = keys_of(j);
+  const std::vector<std::string> keys = vllm_keys_of(j);
   const std::vector<std::string> head(keys.begin(), keys.begin() + 24);
   const std::vector<std::string> expected{
       "date", "endpoint_type", "backend", "label", "model_id", "tokenizer_id", "num_prompts", "gpu",
@@ -100,7 +100,7 @@ TEST(VllmResult, PerRequestArrays) {
   EXPECT_EQ(py_json_dump(j["queue_times"]), "[0.5, 0.0]");
   opt.save_detailed = true;
   j = vllm_stage_json(ctx, s, opt);
-  const auto keys = keys_of(j);
+  const auto keys = vllm_keys_of(j);
   const auto at = std::find(keys.begin(), keys.end(), "input_lens") - keys.begin();
   EXPECT_EQ(keys[static_cast<std::size_t>(at) - 1], "total_token_throughput");
   EXPECT_EQ(std::vector<std::string>(keys.begin() + at, keys.begin() + at + 10),
@@ -166,7 +166,7 @@ TEST(VllmResult, RampUpKeysAndFileName) {
             "vllm-ramp-up-linear-1qps-20qps-concurrency8-Llama-3.1-8B-Instruct-D.json");
   const StageSummary s = testdata::sample_stage();
   const auto j = vllm_stage_json(ctx, s, file_options(ctx, s));
-  const std::vector<std::string> keys = keys_of(j);
+  const std::vector<std::string> keys = vllm_keys_of(j);
   const auto at = std::find(keys.begin(), keys.end(), "max_concurrency") - keys.begin();
   EXPECT_EQ(std::vector<std::string>(keys.begin() + at + 1, keys.begin() + at + 4),
             (std::vector<std::string>{"ramp_up_strategy", "ramp_up_start_rps", "ramp_up_end_rps"}));

@@ -5,10 +5,10 @@
 namespace sb::tok {
 namespace {
 
-using K = DecoderStep::Kind;
+using DecK = DecoderStep::Kind;
 const std::string kMeta = "\xE2\x96\x81";  // ▁
 
-DecoderStep step(K kind, std::string pattern = "", std::string content = "") {
+DecoderStep dec_step(DecK kind, std::string pattern = "", std::string content = "") {
   DecoderStep s;
   s.kind = kind;
   s.pattern = std::move(pattern);
@@ -17,10 +17,10 @@ DecoderStep step(K kind, std::string pattern = "", std::string content = "") {
 }
 
 TEST(Decoder, Llama2ChainReplacesFusesAndStrips) {
-  DecoderStep replace = step(K::replace, kMeta, " ");
-  DecoderStep strip = step(K::strip, "", " ");
+  DecoderStep replace = dec_step(DecK::replace, kMeta, " ");
+  DecoderStep strip = dec_step(DecK::strip, "", " ");
   strip.strip_start = 1;
-  const Decoder d({replace, step(K::byte_fallback), step(K::fuse), strip});
+  const Decoder d({replace, dec_step(DecK::byte_fallback), dec_step(DecK::fuse), strip});
   EXPECT_EQ(d.decode({kMeta + "Hello", kMeta + "world"}), "Hello world");
   // <0xE4><0xBD><0xA0> is "你"; an incomplete run gives one U+FFFD per byte.
   EXPECT_EQ(d.decode({"<0xE4>", "<0xBD>", "<0xA0>"}), "\xE4\xBD\xA0");
@@ -28,13 +28,13 @@ TEST(Decoder, Llama2ChainReplacesFusesAndStrips) {
 }
 
 TEST(Decoder, ByteLevelMapsAlphabetBackAndRepairsUtf8) {
-  const Decoder d({step(K::byte_level)});
+  const Decoder d({dec_step(DecK::byte_level)});
   EXPECT_EQ(d.decode({"Hello", "\xC4\xA0world"}), "Hello world");
   EXPECT_EQ(d.decode({"\xC3\xA4"}), "\xEF\xBF\xBD");  // byte E4 alone is invalid UTF-8
 }
 
 TEST(Decoder, MetaspaceDropsEveryReplacementOfTheFirstToken) {
-  DecoderStep ms = step(K::metaspace);
+  DecoderStep ms = dec_step(DecK::metaspace);
   ms.replacement = kMeta;
   // Known answers from HF tokenizers 0.23.2: metaspaceDecoder('▁', 'always' | 'never').decode(...)
   EXPECT_EQ(Decoder({ms}).decode({kMeta + kMeta + "Hey", kMeta + "friend", "a" + kMeta + "b"}), "Hey frienda b");
@@ -43,7 +43,7 @@ TEST(Decoder, MetaspaceDropsEveryReplacementOfTheFirstToken) {
 }
 
 TEST(Decoder, StripRemovesUpToStartCharactersPerToken) {
-  DecoderStep strip = step(K::strip, "", " ");
+  DecoderStep strip = dec_step(DecK::strip, "", " ");
   strip.strip_start = 1;
   // HF: stripDecoder(' ', 1, 0).decode(['  a  ', ' b']) == " a  b"
   EXPECT_EQ(Decoder({strip}).decode({"  a  ", " b"}), " a  b");

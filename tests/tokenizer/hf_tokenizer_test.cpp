@@ -7,14 +7,14 @@
 namespace sb {
 namespace {
 
-const std::string kFixtures = std::string(SB_SHARED_DIR) + "/fixtures/tokenizers/";
+const std::string kHfFixtures = std::string(SB_SHARED_DIR) + "/fixtures/tokenizers/";
 using Ids = std::vector<std::int32_t>;
 
 TEST(HfTokenizer, KnownIdsAndSpecialTokens) {
-  const auto qwen = Tokenizer::load(kFixtures + "qwen3");
+  const auto qwen = Tokenizer::load(kHfFixtures + "qwen3");
   // Values from HF tokenizers 0.23.2 (see tests/data/tokenizer/golden_qwen3.jsonl).
   EXPECT_EQ(qwen->encode("<|im_start|>user\nhi<|im_end|>", false), (Ids{151644, 872, 198, 6023, 151645}));
-  const auto llama2 = Tokenizer::load(kFixtures + "llama2");
+  const auto llama2 = Tokenizer::load(kHfFixtures + "llama2");
   EXPECT_EQ(llama2->encode("Hello world", true), (Ids{1, 22557, 1526}));
   EXPECT_EQ(llama2->encode("Hello world", false), (Ids{22557, 1526}));
   EXPECT_EQ(llama2->count("Hello world", true), 3u);
@@ -23,7 +23,7 @@ TEST(HfTokenizer, KnownIdsAndSpecialTokens) {
 }
 
 TEST(HfTokenizer, InvalidUtf8IsRepairedBeforeEncoding) {
-  const auto qwen = Tokenizer::load(kFixtures + "qwen3");
+  const auto qwen = Tokenizer::load(kHfFixtures + "qwen3");
   EXPECT_EQ(qwen->encode("a\xFF" "b", false), qwen->encode("a\xEF\xBF\xBD" "b", false));
   EXPECT_EQ(qwen->count("a\xFF" "b", false), qwen->encode("a\xEF\xBF\xBD" "b", false).size());
 }
@@ -32,7 +32,7 @@ TEST(HfTokenizer, InvalidUtf8IsRepairedBeforeEncoding) {
 // early (llama3 splits into many pre-tokens, so the partial count stays far below the full one).
 TEST(HfTokenizer, CountUpToIsExactUpToTheLimit) {
   for (const char* name : {"qwen3", "llama2"}) {
-    const auto tok = Tokenizer::load(kFixtures + name);
+    const auto tok = Tokenizer::load(kHfFixtures + name);
     for (const std::string text : {"Hello world", "<|im_start|>user caf\xC3\xA9 \xE6\x97\xA5 don't 12345", ""}) {
       for (const bool special : {true, false}) {
         const std::size_t n = tok->count(text, special);
@@ -44,7 +44,7 @@ TEST(HfTokenizer, CountUpToIsExactUpToTheLimit) {
       }
     }
   }
-  const auto llama3 = Tokenizer::load(kFixtures + "llama3");
+  const auto llama3 = Tokenizer::load(kHfFixtures + "llama3");
   std::string long_text;
   for (int i = 0; i < 2000; ++i) long_text += "word" + std::to_string(i) + " ";
   const std::size_t full = llama3->count(long_text, true);
@@ -54,7 +54,7 @@ TEST(HfTokenizer, CountUpToIsExactUpToTheLimit) {
 }
 
 TEST(HfTokenizer, ConcurrentEncodingMatchesSequential) {
-  const auto tok = Tokenizer::load(kFixtures + "llama3");
+  const auto tok = Tokenizer::load(kHfFixtures + "llama3");
   std::vector<std::string> texts;
   for (int i = 0; i < 200; ++i) {
     texts.push_back("request " + std::to_string(i * 7919) + " caf\xC3\xA9 \xE4\xBD\xA0\xE5\xA5\xBD don't " +

@@ -14,9 +14,9 @@
 namespace sb::tok {
 namespace {
 
-using K = NormalizerStep::Kind;
+using NormK = NormalizerStep::Kind;
 
-NormalizerStep step(K kind, std::string pattern = "", std::string content = "") {
+NormalizerStep norm_step(NormK kind, std::string pattern = "", std::string content = "") {
   NormalizerStep s;
   s.kind = kind;
   s.pattern = std::move(pattern);
@@ -24,18 +24,18 @@ NormalizerStep step(K kind, std::string pattern = "", std::string content = "") 
   return s;
 }
 
-std::string run(std::vector<NormalizerStep> steps, std::string_view in) {
+std::string normalize(std::vector<NormalizerStep> steps, std::string_view in) {
   std::string out, scratch;
   Normalizer(std::move(steps)).apply(in, out, scratch);
   return out;
 }
 
 TEST(Normalizer, NfcComposesAndNfkcFoldsCompatibility) {
-  EXPECT_EQ(run({step(K::nfc)}, "e\xCC\x81"), "\xC3\xA9");               // e + U+0301 -> é
-  EXPECT_EQ(run({step(K::nfc)}, "\xE2\x84\xAB"), "\xC3\x85");             // U+212B ANGSTROM -> Å
-  EXPECT_EQ(run({step(K::nfkc)}, "\xEF\xAC\x81"), "fi");                  // U+FB01 ligature
-  EXPECT_EQ(run({step(K::nfd)}, "\xC3\xA9"), "e\xCC\x81");
-  EXPECT_EQ(run({step(K::nfc)}, "plain ascii"), "plain ascii");
+  EXPECT_EQ(normalize({norm_step(NormK::nfc)}, "e\xCC\x81"), "\xC3\xA9");     // e + U+0301 -> é
+  EXPECT_EQ(normalize({norm_step(NormK::nfc)}, "\xE2\x84\xAB"), "\xC3\x85");  // U+212B ANGSTROM -> Å
+  EXPECT_EQ(normalize({norm_step(NormK::nfkc)}, "\xEF\xAC\x81"), "fi");       // U+FB01 ligature
+  EXPECT_EQ(normalize({norm_step(NormK::nfd)}, "\xC3\xA9"), "e\xCC\x81");
+  EXPECT_EQ(normalize({norm_step(NormK::nfc)}, "plain ascii"), "plain ascii");
 }
 
 // The NFC fast path must be exact: every code point it accepts is a starter (ccc 0) that NFC
@@ -51,7 +51,7 @@ TEST(Normalizer, NfcQuickYesOnlyAcceptsStableStarters) {
     const utf8proc_property_t* p = utf8proc_get_property(static_cast<utf8proc_int32_t>(cp));
     ASSERT_EQ(p->combining_class, 0) << std::hex << static_cast<std::uint32_t>(cp);
     ASSERT_TRUE(p->comb_index == UINT16_MAX || (p->comb_index & 0x8000) == 0) << std::hex << static_cast<std::uint32_t>(cp);
-    ASSERT_EQ(run({step(K::nfc)}, one), one) << std::hex << static_cast<std::uint32_t>(cp);
+    ASSERT_EQ(normalize({norm_step(NormK::nfc)}, one), one) << std::hex << static_cast<std::uint32_t>(cp);
   }
   EXPECT_EQ(accepted, 0x2FFu + 0xBEu + 0x5200u + 0x2BA4u);  // U+0001-02FF, kana, CJK, Hangul
   EXPECT_TRUE(nfc_quick_yes("caf\xC3\xA9 \xE6\x97\xA5\xE6\x9C\xAC \xED\x95\x9C"));  // café 日本 한
@@ -59,7 +59,7 @@ TEST(Normalizer, NfcQuickYesOnlyAcceptsStableStarters) {
   EXPECT_FALSE(nfc_quick_yes("\xE3\x81\x8B\xE3\x82\x99"));  // か + U+3099 composes to が
   EXPECT_FALSE(nfc_quick_yes("\xE2\x84\xAB"));    // U+212B ANGSTROM SIGN decomposes
   // Hangul LV syllable + trailing jamo composes: the jamo keeps it on the utf8proc path.
-  EXPECT_EQ(run({step(K::nfc)}, "\xEA\xB0\x80\xE1\x86\xA8"), "\xEA\xB0\x81");  // 가 + ᆨ -> 각
+  EXPECT_EQ(normalize({norm_step(NormK::nfc)}, "\xEA\xB0\x80\xE1\x86\xA8"), "\xEA\xB0\x81");  // 가 + ᆨ -> 각
 }
 
 std::string utf8proc_nfc(const std::string& in) {
@@ -92,23 +92,25 @@ TEST(Normalizer, NfcByRunsEqualsWholeTextNfc) {
     }
     const std::string expected = utf8proc_nfc(text);
     changed += expected != text;
-    ASSERT_EQ(run({step(K::nfc)}, text), expected) << text;
+    ASSERT_EQ(normalize({norm_step(NormK::nfc)}, text), expected) << text;
   }
   EXPECT_GT(changed, 5000);  // the generator really exercises composition
 }
 
 TEST(Normalizer, SentencePieceSequencePrependsAndReplaces) {
-  NormalizerStep prepend = step(K::prepend, "", "\xE2\x96\x81");
-  NormalizerStep replace = step(K::replace, " ", "\xE2\x96\x81");
-  EXPECT_EQ(run({prepend, replace}, "Hello big world"), "\xE2\x96\x81Hello\xE2\x96\x81" "big\xE2\x96\x81world");
-  EXPECT_EQ(run({prepend, replace}, ""), "");  // HF does not prepend to empty text
+  NormalizerStep prepend = norm_step(NormK::prepend, "", "\xE2\x96\x81");
+  NormalizerStep replace = norm_step(NormK::replace, " ", "\xE2\x96\x81");
+  EXPECT_EQ(normalize({prepend, replace}, "Hello big world"),
+            "\xE2\x96\x81Hello\xE2\x96\x81"
+            "big\xE2\x96\x81world");
+  EXPECT_EQ(normalize({prepend, replace}, ""), "");  // HF does not prepend to empty text
 }
 
 TEST(Normalizer, LowercaseAndStrip) {
-  EXPECT_EQ(run({step(K::lowercase)}, "\xC3\x80" "BC"), "\xC3\xA0" "bc");
-  NormalizerStep strip = step(K::strip);
+  EXPECT_EQ(normalize({norm_step(NormK::lowercase)}, "\xC3\x80" "BC"), "\xC3\xA0" "bc");
+  NormalizerStep strip = norm_step(NormK::strip);
   strip.strip_left = strip.strip_right = true;
-  EXPECT_EQ(run({strip}, " \t x y \xE3\x80\x80"), "x y");
+  EXPECT_EQ(normalize({strip}, " \t x y \xE3\x80\x80"), "x y");
 }
 
 }  // namespace

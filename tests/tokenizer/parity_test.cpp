@@ -15,7 +15,7 @@
 namespace {
 
 const std::string kData = std::string(SB_SOURCE_DIR) + "/tests/data/tokenizer/";
-const std::string kFixtures = std::string(SB_SHARED_DIR) + "/fixtures/tokenizers/";
+const std::string kParityFixtures = std::string(SB_SHARED_DIR) + "/fixtures/tokenizers/";
 
 std::vector<std::string> read_lines(const std::string& path) {
   std::ifstream in(path);
@@ -32,7 +32,7 @@ std::vector<std::int32_t> ids_of(simdjson::dom::element e) {
 
 std::string str_of(simdjson::dom::element e) { return std::string(e.get_string().value()); }
 
-std::string show(const std::vector<std::int32_t>& ids) {
+std::string show_ids(const std::vector<std::int32_t>& ids) {
   std::ostringstream os;
   for (auto id : ids) os << id << ' ';
   return os.str();
@@ -54,7 +54,7 @@ std::string write_variant(const std::string& name) {
   std::ifstream vin(kData + "variants.json");
   const auto variants = nlohmann::json::parse(vin);
   const auto& v = variants.at(name);
-  std::ifstream bin(kFixtures + v.at("base").get<std::string>() + "/tokenizer.json");
+  std::ifstream bin(kParityFixtures + v.at("base").get<std::string>() + "/tokenizer.json");
   auto doc = nlohmann::json::parse(bin);
   for (const auto& [key, value] : v.at("override").items()) doc[key] = value;
   const auto dir = std::filesystem::temp_directory_path() / ("sb_tok_variant_" + name);
@@ -77,8 +77,9 @@ void run_parity(const std::string& name, const std::string& path) {
     if (g["ids"].get(ids_elem) == simdjson::SUCCESS) {  // random id sequences: decode only
       const auto ids = ids_of(ids_elem);
       const std::string d = str_of(g["d"]), k = str_of(g["k"]);
-      random_decode.check(tok->decode(ids, false) == d, "ids " + show(ids) + " -> '" + tok->decode(ids, false) + "' want '" + d + "'");
-      random_decode.check(tok->decode(ids, true) == k, "skip ids " + show(ids));
+      random_decode.check(tok->decode(ids, false) == d,
+                          "ids " + show_ids(ids) + " -> '" + tok->decode(ids, false) + "' want '" + d + "'");
+      random_decode.check(tok->decode(ids, true) == k, "skip ids " + show_ids(ids));
       continue;
     }
     simdjson::dom::parser line_parser;
@@ -87,7 +88,8 @@ void run_parity(const std::string& name, const std::string& path) {
     simdjson::dom::element n_elem;
     const auto n = g["n"].get(n_elem) == simdjson::SUCCESS ? ids_of(n_elem) : s;
     const auto got_s = tok->encode(text, true), got_n = tok->encode(text, false);
-    with.check(got_s == s, "line " + std::to_string(i) + " " + corpus[i] + "\n  got  " + show(got_s) + "\n  want " + show(s));
+    with.check(got_s == s, "line " + std::to_string(i) + " " + corpus[i] + "\n  got  " + show_ids(got_s) + "\n  want " +
+                               show_ids(s));
     without.check(got_n == n, "line " + std::to_string(i) + " " + corpus[i]);
     EXPECT_EQ(tok->count(text, true), s.size()) << corpus[i];
     simdjson::dom::element d_elem;  // absent: HF decodes back to exactly the input
@@ -107,9 +109,9 @@ void run_parity(const std::string& name, const std::string& path) {
   EXPECT_EQ(random_decode.failures, 0) << random_decode.first;
 }
 
-TEST(TokenizerParity, Qwen3MatchesHuggingFace) { run_parity("qwen3", kFixtures + "qwen3"); }
-TEST(TokenizerParity, Llama3MatchesHuggingFace) { run_parity("llama3", kFixtures + "llama3"); }
-TEST(TokenizerParity, Llama2MatchesHuggingFace) { run_parity("llama2", kFixtures + "llama2"); }
+TEST(TokenizerParity, Qwen3MatchesHuggingFace) { run_parity("qwen3", kParityFixtures + "qwen3"); }
+TEST(TokenizerParity, Llama3MatchesHuggingFace) { run_parity("llama3", kParityFixtures + "llama3"); }
+TEST(TokenizerParity, Llama2MatchesHuggingFace) { run_parity("llama2", kParityFixtures + "llama2"); }
 
 // Components the fixtures do not use: Metaspace (first/always, split or not) + its decoder, Digits,
 // NFKC, Lowercase, ByteLevel with add_prefix_space and the GPT-2 regex, a suffix template.

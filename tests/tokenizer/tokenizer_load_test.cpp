@@ -9,7 +9,7 @@
 namespace sb {
 namespace {
 
-const std::string kFixtures = std::string(SB_SHARED_DIR) + "/fixtures/tokenizers/";
+const std::string kLoadFixtures = std::string(SB_SHARED_DIR) + "/fixtures/tokenizers/";
 
 // Writes a minimal tokenizer.json whose `section` is replaced by `json` into a fresh folder.
 std::filesystem::path write_tokenizer(const std::string& name, const std::string& section, const std::string& json) {
@@ -39,7 +39,7 @@ std::string load_error(const std::filesystem::path& p) {
 }
 
 TEST(TokenizerLoad, ReadsFixturesAndTheirConfig) {
-  const auto qwen = Tokenizer::load(kFixtures + "qwen3");
+  const auto qwen = Tokenizer::load(kLoadFixtures + "qwen3");
   EXPECT_EQ(qwen->vocab_size(), 151643u);
   EXPECT_EQ(qwen->name(), "qwen3");
   EXPECT_EQ(qwen->num_special_tokens_to_add(), 0u);
@@ -48,7 +48,7 @@ TEST(TokenizerLoad, ReadsFixturesAndTheirConfig) {
   EXPECT_EQ(qwen->add_bos_token(), false);
   EXPECT_EQ(qwen->special_ids().size(), 14u);
 
-  const auto llama2 = Tokenizer::load(kFixtures + "llama2/tokenizer.json");
+  const auto llama2 = Tokenizer::load(kLoadFixtures + "llama2/tokenizer.json");
   EXPECT_EQ(llama2->vocab_size(), 32000u);
   EXPECT_EQ(llama2->num_special_tokens_to_add(), 1u);
   EXPECT_EQ(llama2->bos_id(), 1);

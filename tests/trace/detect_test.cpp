@@ -56,7 +56,7 @@ TEST(DetectTrace, FoldersPickTheirTraceFiles) {
   EXPECT_TRUE(real.files[0].ends_with("/results.json"));
 }
 
-std::string error_of(const std::string& path) {
+std::string detect_error_of(const std::string& path) {
   try {
     detect_trace_format(path);
   } catch (const UserError& e) {
@@ -67,12 +67,12 @@ std::string error_of(const std::string& path) {
 
 TEST(DetectTrace, AmbiguousMissingAndForeignPathsAreOneLineErrors) {
   const std::string none = fixture("gpu_telemetry");
-  EXPECT_EQ(error_of(none), none + ": no rocprof, rocprofv3, nsys or torch trace found");
-  EXPECT_EQ(error_of("/nonexistent/trace"), "/nonexistent/trace: no such file or folder");
+  EXPECT_EQ(detect_error_of(none), none + ": no rocprof, rocprofv3, nsys or torch trace found");
+  EXPECT_EQ(detect_error_of("/nonexistent/trace"), "/nonexistent/trace: no such file or folder");
   const std::string stats = fixture("nsys/vllm_decode_h100_tp2/vllm_cuda_gpu_kern_sum.csv");
-  EXPECT_EQ(error_of(stats), stats + ": not a kernel trace this tool reads (kernel_stats)");
+  EXPECT_EQ(detect_error_of(stats), stats + ": not a kernel trace this tool reads (kernel_stats)");
   const std::string all = fixture("");
-  EXPECT_NE(error_of(all).find("traces of several profilers found"), std::string::npos) << error_of(all);
+  EXPECT_NE(detect_error_of(all).find("traces of several profilers found"), std::string::npos) << detect_error_of(all);
 }
 
 TEST(DetectTrace, TwoRunsOfOneProfilerInAFolderAskForOne) {
@@ -81,7 +81,7 @@ TEST(DetectTrace, TwoRunsOfOneProfilerInAFolderAskForOne) {
   const std::string text = testing::fixture_text("nsys/vllm_decode_h100_tp2/vllm_cuda_gpu_trace.csv");
   std::ofstream(dir + "/a_cuda_gpu_trace.csv") << text;
   std::ofstream(dir + "/b_cuda_gpu_trace.csv") << text;
-  EXPECT_NE(error_of(dir).find(": 2 nsys traces found ("), std::string::npos) << error_of(dir);
+  EXPECT_NE(detect_error_of(dir).find(": 2 nsys traces found ("), std::string::npos) << detect_error_of(dir);
   std::filesystem::remove_all(dir);
 }
 

@@ -17,7 +17,9 @@ namespace {
 
 using testing::fixture_text;
 
-std::string in(std::string_view dir, std::string_view file) { return fixture_text(std::string(dir) + std::string(file)); }
+std::string rank_in(std::string_view dir, std::string_view file) {
+  return fixture_text(std::string(dir) + std::string(file));
+}
 
 // rocprofv3 csv.hpp: > 0.01 -> fixed 6 decimals, else %.8e; percentages >= 1: 2 decimals, > 0.01: 4, else %.3e.
 std::string v3_float(double v) { return v > 0.01 ? fmt::format("{:.6f}", v) : fmt::format("{:.8e}", v); }
@@ -27,8 +29,8 @@ std::string v3_percent(double v) {
 }
 
 TEST(RankKernels, ReproducesRocprofV1ResultsStatsExactly) {
-  const auto ranks = rank_kernels(parse_rocprof_v1_csv(in(testing::kV1Dir, "results.csv"), "results.csv"));
-  const KernelStats stats = parse_kernel_stats(in(testing::kV1Dir, "results.stats.csv"), "results.stats.csv");
+  const auto ranks = rank_kernels(parse_rocprof_v1_csv(rank_in(testing::kV1Dir, "results.csv"), "results.csv"));
+  const KernelStats stats = parse_kernel_stats(rank_in(testing::kV1Dir, "results.stats.csv"), "results.stats.csv");
   ASSERT_EQ(ranks.size(), stats.rows.size());
   for (std::size_t i = 0; i < ranks.size(); ++i) {
     const KernelStatsRow& want = stats.rows[i];
@@ -41,8 +43,9 @@ TEST(RankKernels, ReproducesRocprofV1ResultsStatsExactly) {
 }
 
 TEST(RankKernels, ReproducesRocprofv3KernelAndCopyStatsExactly) {
-  const auto ranks = rank_kernels(parse_rocprofv3_kernel_trace(in(testing::kV3Dir, "48213_kernel_trace.csv"), "k"));
-  const KernelStats stats = parse_kernel_stats(in(testing::kV3Dir, "48213_kernel_stats.csv"), "s");
+  const auto ranks =
+      rank_kernels(parse_rocprofv3_kernel_trace(rank_in(testing::kV3Dir, "48213_kernel_trace.csv"), "k"));
+  const KernelStats stats = parse_kernel_stats(rank_in(testing::kV3Dir, "48213_kernel_stats.csv"), "s");
   ASSERT_EQ(ranks.size(), stats.rows.size());
   for (std::size_t i = 0; i < ranks.size(); ++i) {
     const KernelStatsRow& want = stats.rows[i];
@@ -55,9 +58,10 @@ TEST(RankKernels, ReproducesRocprofv3KernelAndCopyStatsExactly) {
     EXPECT_EQ(v3_percent(ranks[i].percent), want.percent_text) << want.name;
     EXPECT_EQ(v3_float(ranks[i].stddev_ns), want.stddev_text) << want.name;  // sample standard deviation
   }
-  const auto copies = rank_kernels(
-      parse_rocprofv3_memory_copy_trace(in(testing::kV3Dir, "48213_memory_copy_trace.csv"), "m"), {.include_copies = true});
-  const KernelStats copy_stats = parse_kernel_stats(in(testing::kV3Dir, "48213_memory_copy_stats.csv"), "ms");
+  const auto copies =
+      rank_kernels(parse_rocprofv3_memory_copy_trace(rank_in(testing::kV3Dir, "48213_memory_copy_trace.csv"), "m"),
+                   {.include_copies = true});
+  const KernelStats copy_stats = parse_kernel_stats(rank_in(testing::kV3Dir, "48213_memory_copy_stats.csv"), "ms");
   ASSERT_EQ(copies.size(), copy_stats.rows.size());
   for (std::size_t i = 0; i < copies.size(); ++i) {
     EXPECT_EQ(copies[i].name, copy_stats.rows[i].name);
@@ -85,16 +89,18 @@ void expect_nsys_summary(const std::vector<KernelRank>& ranks, const KernelStats
 }
 
 TEST(RankKernels, ReproducesNsysKernelAndMemoryTimeSummariesExactly) {
-  KernelTrace trace = parse_nsys_gpu_trace(in(testing::kNsysDir, "vllm_cuda_gpu_trace.csv"), "t");
-  expect_nsys_summary(rank_kernels(trace), parse_kernel_stats(in(testing::kNsysDir, "vllm_cuda_gpu_kern_sum.csv"), "k"));
+  KernelTrace trace = parse_nsys_gpu_trace(rank_in(testing::kNsysDir, "vllm_cuda_gpu_trace.csv"), "t");
+  expect_nsys_summary(rank_kernels(trace),
+                      parse_kernel_stats(rank_in(testing::kNsysDir, "vllm_cuda_gpu_kern_sum.csv"), "k"));
   std::erase_if(trace.events, [](const KernelEvent& e) { return e.kind == OpKind::kernel; });
   expect_nsys_summary(rank_kernels(trace, {.include_copies = true}),
-                      parse_kernel_stats(in(testing::kNsysDir, "vllm_cuda_gpu_mem_time_sum.csv"), "m"));
+                      parse_kernel_stats(rank_in(testing::kNsysDir, "vllm_cuda_gpu_mem_time_sum.csv"), "m"));
 }
 
 TEST(RankKernels, BaseNamesJoinTorchAndNsysSpellingsOfTheSameRun) {
   const RankOptions by_base{.key = NameKey::base, .include_copies = true};
-  const auto nsys = rank_kernels(parse_nsys_gpu_trace(in(testing::kNsysDir, "vllm_cuda_gpu_trace.csv"), "t"), by_base);
+  const auto nsys =
+      rank_kernels(parse_nsys_gpu_trace(rank_in(testing::kNsysDir, "vllm_cuda_gpu_trace.csv"), "t"), by_base);
   const auto torch = rank_kernels(parse_torch_trace(fixture_text(testing::kTorchFile), "j"), by_base);
   ASSERT_EQ(torch.size(), nsys.size());  // 3 copy/memset names each, spelled differently, + 13 kernels
   std::int64_t nsys_kernel_ns = 0, torch_kernel_ns = 0;

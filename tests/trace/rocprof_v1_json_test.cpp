@@ -14,11 +14,13 @@ namespace {
 
 using testing::fixture_text;
 
-std::string in(std::string_view dir, std::string_view file) { return fixture_text(std::string(dir) + std::string(file)); }
+std::string json_in(std::string_view dir, std::string_view file) {
+  return fixture_text(std::string(dir) + std::string(file));
+}
 
 TEST(RocprofV1Json, KernelLaneMatchesResultsCsvToTheNanosecond) {
-  const KernelTrace json = parse_rocprof_v1_json(in(testing::kV1Dir, "results.json"), "results.json");
-  const KernelTrace csv = parse_rocprof_v1_csv(in(testing::kV1Dir, "results.csv"), "results.csv");
+  const KernelTrace json = parse_rocprof_v1_json(json_in(testing::kV1Dir, "results.json"), "results.json");
+  const KernelTrace csv = parse_rocprof_v1_csv(json_in(testing::kV1Dir, "results.csv"), "results.csv");
   EXPECT_EQ(json.source_format, "rocprof_v1");
   EXPECT_EQ(json.clock_domain, "CLOCK_BOOTTIME");
   ASSERT_EQ(json.events.size(), 12u);  // the authored JSON holds the first 12 dispatches
@@ -33,18 +35,18 @@ TEST(RocprofV1Json, KernelLaneMatchesResultsCsvToTheNanosecond) {
 
 TEST(RocprofV1Json, RealHipTraceReproducesItsOwnKernelAndCopyStats) {
   // REAL: string pids, kernel lane 10 = GPU 4 (MI300A), copies on lane 1; API lane 2 skipped.
-  const KernelTrace t = parse_rocprof_v1_json(in(testing::kV1Real, "results.json"), "results.json");
+  const KernelTrace t = parse_rocprof_v1_json(json_in(testing::kV1Real, "results.json"), "results.json");
   ASSERT_EQ(t.events.size(), 4u);
   const auto kernels = rank_kernels(t);
   ASSERT_EQ(kernels.size(), 1u);
-  const KernelStats kstats = parse_kernel_stats(in(testing::kV1Real, "results.stats.csv"), "s");
+  const KernelStats kstats = parse_kernel_stats(json_in(testing::kV1Real, "results.stats.csv"), "s");
   EXPECT_EQ(kernels[0].name, kstats.rows[0].name);
   EXPECT_EQ(kernels[0].total_ns, kstats.rows[0].total_ns);  // 3431611 ns, exact from args.BeginNs/EndNs
 
   KernelTrace copies = t;
   std::erase_if(copies.events, [](const KernelEvent& e) { return e.kind == OpKind::kernel; });
   const auto ranked = rank_kernels(copies, {.include_copies = true});
-  const KernelStats cstats = parse_kernel_stats(in(testing::kV1Real, "results.copy_stats.csv"), "c");
+  const KernelStats cstats = parse_kernel_stats(json_in(testing::kV1Real, "results.copy_stats.csv"), "c");
   ASSERT_EQ(ranked.size(), cstats.rows.size());
   for (std::size_t i = 0; i < ranked.size(); ++i) {
     EXPECT_EQ(ranked[i].name, cstats.rows[i].name);
@@ -56,8 +58,8 @@ TEST(RocprofV1Json, RealHipTraceReproducesItsOwnKernelAndCopyStats) {
 }
 
 TEST(RocprofV1Json, SniffingTellsItFromKinetoTraces) {
-  EXPECT_TRUE(is_rocprof_v1_json(in(testing::kV1Real, "results.json")));
-  EXPECT_FALSE(looks_like_torch_trace(in(testing::kV1Real, "results.json").substr(0, 4096)));
+  EXPECT_TRUE(is_rocprof_v1_json(json_in(testing::kV1Real, "results.json")));
+  EXPECT_FALSE(looks_like_torch_trace(json_in(testing::kV1Real, "results.json").substr(0, 4096)));
   EXPECT_FALSE(is_rocprof_v1_json(fixture_text(testing::kTorchFile)));
 }
 

@@ -13,7 +13,7 @@ using testing::kV1Dir;
 
 std::string v1(std::string_view file) { return fixture_text(std::string(kV1Dir) + std::string(file)); }
 
-std::string error_of(std::string_view text) {
+std::string v1_error_of(std::string_view text) {
   try {
     parse_rocprof_v1_csv(text, "results.csv");
   } catch (const UserError& e) {
@@ -57,16 +57,16 @@ TEST(RocprofV1, PlainFlavourWithoutDurationMatchesTheSqliteOne) {
 TEST(RocprofV1, CounterOnlyRunWithoutTimestampsIsRefusedWithAHint) {
   // REAL file: rocprof -i input.txt without --stats / --timestamp on.
   const std::string text = fixture_text(std::string(testing::kV1Real) + "output_vec_add_gpu.csv");
-  EXPECT_EQ(error_of(text), "results.csv:1: no BeginNs/EndNs columns: rerun rocprof with --timestamp on or --stats");
+  EXPECT_EQ(v1_error_of(text), "results.csv:1: no BeginNs/EndNs columns: rerun rocprof with --timestamp on or --stats");
 }
 
 TEST(RocprofV1, MalformedRowsNameFileAndLine) {
   const std::string header = "Index,KernelName,gpu-id,queue-id,pid,BeginNs,EndNs\n";
-  EXPECT_EQ(error_of(header + "0,\"k\",0,0,1,100,200\n1,\"k\",0,0,1,1x0,200\n"),
+  EXPECT_EQ(v1_error_of(header + "0,\"k\",0,0,1,100,200\n1,\"k\",0,0,1,1x0,200\n"),
             "results.csv:3: column BeginNs: bad integer '1x0'");
-  EXPECT_EQ(error_of(header + "0,\"k\",0,0,1,300,200\n"), "results.csv:2: end 200 before start 300");
-  EXPECT_EQ(error_of(header + "0,\"k\",0,0\n0,\"k\",0,0,1,100,200\n"), "results.csv:2: expected 7 columns, found 4");
-  EXPECT_EQ(error_of("just some text\n"), "results.csv: not a rocprof results.csv (no KernelName,gpu-id header)");
+  EXPECT_EQ(v1_error_of(header + "0,\"k\",0,0,1,300,200\n"), "results.csv:2: end 200 before start 300");
+  EXPECT_EQ(v1_error_of(header + "0,\"k\",0,0\n0,\"k\",0,0,1,100,200\n"), "results.csv:2: expected 7 columns, found 4");
+  EXPECT_EQ(v1_error_of("just some text\n"), "results.csv: not a rocprof results.csv (no KernelName,gpu-id header)");
 }
 
 TEST(RocprofV1, TruncatedFilesKeepTheCompleteRowsAndNeverCrash) {
