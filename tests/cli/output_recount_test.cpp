@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include "support/test_paths.hpp"
+
 namespace sb::cli {
 namespace {
 
@@ -26,7 +28,8 @@ TEST(OutputRecount, OnlyEventCountedSuccessesWithText) {
 }
 
 TEST(OutputRecount, CountsWithoutSpecialTokensAsVllm) {
-  const auto tok = Tokenizer::load(SB_SHARED_DIR "/fixtures/tokenizers/llama2");
+  SB_REQUIRE_TOKENIZER("llama2");
+  const auto tok = Tokenizer::load(::sb::test_files::tokenizer_dir("llama2"));
   // One SSE event carried the whole text; llama2 encodes it as [22557, 1526] (no BOS).
   RequestRecord r = event_counted("Hello world", 1);
   recount_output_tokens(*tok, r, /*keep_text=*/false);

@@ -8,6 +8,7 @@
 #include "core/error.hpp"
 #include "dataset/dataset.hpp"
 #include "dataset/fake_tokenizer.hpp"
+#include "support/test_paths.hpp"
 
 namespace sb {
 namespace {
@@ -175,7 +176,8 @@ namespace {
 class RandomDatasetRealTokenizer : public ::testing::TestWithParam<const char*> {};
 
 TEST_P(RandomDatasetRealTokenizer, PromptsReEncodeToExactlyTheTargetLengths) {
-  auto tok = Tokenizer::load(std::string(SB_SHARED_DIR) + "/fixtures/tokenizers/" + GetParam());
+  SB_REQUIRE_TOKENIZER(GetParam());
+  auto tok = Tokenizer::load(test_files::tokenizer_dir(GetParam()));
   const int num_special = static_cast<int>(tok->num_special_tokens_to_add());
   auto cfg = random_cfg(40, 128 + num_special, 16);
   cfg.random_range_ratio_input = 0.25;  // real input 128 -> [96, 160]

@@ -10,6 +10,7 @@
 #include "core/error.hpp"
 #include "dataset/dataset.hpp"
 #include "dataset/fake_tokenizer.hpp"
+#include "support/test_paths.hpp"
 
 namespace sb {
 namespace {
@@ -168,7 +169,8 @@ TEST(ShareGpt, MalformedEntryNamesFileAndLine) {
 // Counts from the official HF `tokenizers` (Node binding, addSpecialTokens: true) on the fixture:
 // a 3/5, d 9/4, e 2/4, f 3/2 -> only d passes the >= 4 filters.
 TEST(ShareGpt, RealLlama2CountsIncludeBosAndDriveTheFilters) {
-  auto tok = Tokenizer::load(std::string(SB_SHARED_DIR) + "/fixtures/tokenizers/llama2");
+  SB_REQUIRE_TOKENIZER("llama2");
+  auto tok = Tokenizer::load(test_files::tokenizer_dir("llama2"));
   auto cfg = sharegpt(kShareGptData + "sharegpt_small.json", 4);
   cfg.no_oversample = true;
   Dataset ds = load_dataset(cfg, tok.get());

@@ -8,14 +8,15 @@
 #include <sstream>
 
 #include "e2e/run_process.hpp"
+#include "support/test_paths.hpp"
 
 namespace sb::e2e {
 namespace {
 
 using Json = nlohmann::json;
 
-const std::string kLlama2 = SB_SHARED_DIR "/fixtures/tokenizers/llama2";
-const std::string kQwen3 = SB_SHARED_DIR "/fixtures/tokenizers/qwen3";
+const std::string kLlama2 = sb::test_files::tokenizer_dir("llama2");
+const std::string kQwen3 = sb::test_files::tokenizer_dir("qwen3");
 const std::string kData = SB_SOURCE_DIR "/tests/data/dataset";
 
 std::vector<Json> jsonl_lines(const fs::path& p) {
@@ -36,6 +37,7 @@ void expect_requested_equals_delivered(const Json& stage) {
 }
 
 TEST(DatasetE2e, RandomLlama2PromptsHitRequestedLengthsOnEveryStage) {
+  SB_REQUIRE_TOKENIZER("llama2");
   TempDir dir("tok_random_l2");
   Sim sim({"--ttft-ms", "1", "--itl-ms", "1", "--tokenizer", kLlama2}, dir.path);
   ASSERT_NE(sim.port(), 0);
@@ -64,6 +66,7 @@ TEST(DatasetE2e, RandomLlama2PromptsHitRequestedLengthsOnEveryStage) {
 }
 
 TEST(DatasetE2e, RandomQwen3PromptsExactlyRequestedLength) {
+  SB_REQUIRE_TOKENIZER("qwen3");
   TempDir dir("tok_random_q3");
   Sim sim({"--ttft-ms", "1", "--itl-ms", "1", "--tokenizer", kQwen3}, dir.path);
   ASSERT_NE(sim.port(), 0);
@@ -79,6 +82,7 @@ TEST(DatasetE2e, RandomQwen3PromptsExactlyRequestedLength) {
 }
 
 TEST(DatasetE2e, ShareGptFiltersAndCountsLikeTheServer) {
+  SB_REQUIRE_TOKENIZER("llama2");
   TempDir dir("tok_sharegpt");
   Sim sim({"--ttft-ms", "1", "--itl-ms", "1", "--tokenizer", kLlama2}, dir.path);
   ASSERT_NE(sim.port(), 0);
@@ -129,6 +133,8 @@ TEST(DatasetE2e, ShareGptWithoutAnyTokenizerSaysApproximate) {
 
 // A client tokenizer that is not the server's must show up as requested != delivered.
 TEST(DatasetE2e, TokenizerMismatchIsVisibleInInputLengths) {
+  SB_REQUIRE_TOKENIZER("llama2");
+  SB_REQUIRE_TOKENIZER("qwen3");
   TempDir dir("tok_mismatch");
   Sim sim({"--ttft-ms", "1", "--itl-ms", "1", "--tokenizer", kLlama2}, dir.path);
   ASSERT_NE(sim.port(), 0);
@@ -143,6 +149,7 @@ TEST(DatasetE2e, TokenizerMismatchIsVisibleInInputLengths) {
 }
 
 TEST(DatasetE2e, CustomJsonlUsesFileOutputTokensWithMinusOne) {
+  SB_REQUIRE_TOKENIZER("llama2");
   TempDir dir("tok_custom");
   Sim sim({"--ttft-ms", "1", "--itl-ms", "1", "--tokenizer", kLlama2}, dir.path);
   ASSERT_NE(sim.port(), 0);

@@ -1,5 +1,7 @@
-// `servebench kernels` as a user runs it: the shared profiler fixtures, the simulator's traces (aligned
-// through their sidecar offset), the hand-made known-answer sweep, and bad input (exit 2, one line).
+// `servebench kernels` as a user runs it: the shared profiler fixtures (skipped where ../shared is
+// absent), the project's own samples in tests/data/trace/authored (same formats, hand-computed answers
+// in its README), the simulator's traces (aligned through their sidecar offset), the hand-made
+// known-answer sweep, and bad input (exit 2, one line).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -7,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "e2e/run_process.hpp"
+#include "support/test_paths.hpp"
 
 namespace sb::e2e {
 namespace {
@@ -25,22 +28,14 @@ Result kernels(std::vector<std::string> args, const fs::path& dir) {
   return r;
 }
 
-std::string shared(const std::string& rel) { return std::string(SB_SHARED_DIR) + "/fixtures/" + rel; }
-std::string data(const std::string& rel) { return std::string(SB_SOURCE_DIR) + "/tests/data/trace/" + rel; }
+std::string shared(const std::string& rel) { return sb::test_files::shared_fixture(rel); }
+std::string data(const std::string& rel) { return sb::test_files::source_path("tests/data/trace/" + rel); }
+std::string authored_sample(const std::string& rel) { return data("authored/" + rel); }
 
-TEST(KernelsE2e, FixturesRankTheExpectedTopKernel) {
-  TempDir dir("kernels_fixtures");
-  const std::vector<std::pair<std::string, std::string>> cases{
-      {shared("rocprof_v1/vllm_decode_mi300x/results.csv"),
-       "Cijk_Alik_Bljk_BBS_BH_Bias_HA_S_SAV_UserArgs_MT32x128x64_MI16x16x1_SN_LDSB1_GRPM1_GSU1_ISA942_K1_WG32_4_2"},
-      {shared("rocprofv3/vllm_decode_mi300x"),
-       "Cijk_Alik_Bljk_BBS_BH_Bias_HA_S_SAV_UserArgs_MT32x128x64_MI16x16x1_SN_LDSB1_GRPM1_GSU1_ISA942_K1_WG32_4_2"},
-      {shared("nsys/vllm_decode_h100_tp2/vllm_cuda_gpu_trace.csv"), "nvjet_tst_64x8_64x16_4x1_v_bz_TNT"},
-      {shared("torch_profiler/vllm_h100_tp2_rank0"), "nvjet_tst_64x8_64x16_4x1_v_bz_TNT"},
-      {data("sim/sim_cuda_gpu_trace.csv"), "nvjet_tst_128x256_64x4_2x1_v_bz_coopA_TNT"},
-      {data("sim/sim_results.csv"), "Cijk_Alik_Bljk_BBS_BH_Bias_HA_S_SAV_UserArgs_MT128x128x64_MI16x16x1_SN_ISA942"}};
+// Each (trace, expected top kernel) ranks with a GEMM first.
+void expect_top_gemm(const std::vector<std::pair<std::string, std::string>>& cases, const fs::path& dir) {
   for (const auto& [trace, top] : cases) {
-    const auto r = kernels({trace, "--format", "json", "--top", "3"}, dir.path);
+    const auto r = kernels({trace, "--format", "json", "--top", "3"}, dir);
     ASSERT_EQ(r.code, 0) << trace << ": " << r.err;
     const auto j = nlohmann::json::parse(r.out);
     ASSERT_EQ(j["kernels"].size(), 3u) << trace;
@@ -50,7 +45,63 @@ TEST(KernelsE2e, FixturesRankTheExpectedTopKernel) {
   }
 }
 
+TEST(KernelsE2e, FixturesRankTheExpectedTopKernel) {
+  SB_REQUIRE_SHARED_FIXTURES();
+  TempDir dir("kernels_fixtures");
+  expect_top_gemm(
+      {{shared("rocprof_v1/vllm_decode_mi300x/results.csv"),
+        "Cijk_Alik_Bljk_BBS_BH_Bias_HA_S_SAV_UserArgs_MT32x128x64_MI16x16x1_SN_LDSB1_GRPM1_GSU1_ISA942_K1_WG32_4_2"},
+       {shared("rocprofv3/vllm_decode_mi300x"),
+        "Cijk_Alik_Bljk_BBS_BH_Bias_HA_S_SAV_UserArgs_MT32x128x64_MI16x16x1_SN_LDSB1_GRPM1_GSU1_ISA942_K1_WG32_4_2"},
+       {shared("nsys/vllm_decode_h100_tp2/vllm_cuda_gpu_trace.csv"), "nvjet_tst_64x8_64x16_4x1_v_bz_TNT"},
+       {shared("torch_profiler/vllm_h100_tp2_rank0"), "nvjet_tst_64x8_64x16_4x1_v_bz_TNT"}},
+      dir.path);
+}
+
+TEST(KernelsE2e, ProjectSamplesRankTheExpectedTopKernel) {
+  TempDir dir("kernels_samples");
+  expect_top_gemm(
+      {{authored_sample("rocprof_v1/decode_step/results.csv"), "Cijk_Alik_Bljk_HHS_BH_MT64x32x64_MI16x16x1_SBTEST"},
+       {authored_sample("rocprofv3/decode_step"), "Cijk_Alik_Bljk_HHS_BH_MT64x32x64_MI16x16x1_SBTEST"},
+       {authored_sample("nsys/decode_step/sbtest_cuda_gpu_trace.csv"), "nvjet_tst_sbtest_64x16_TNT"},
+       {authored_sample("torch/decode_step_rank1"), "nvjet_tst_sbtest_64x16_TNT"},
+       {authored_sample("torch/decode_step_rank1/rank1.1760000100000.pt.trace.json.gz"), "nvjet_tst_sbtest_64x16_TNT"},
+       {data("sim/sim_cuda_gpu_trace.csv"), "nvjet_tst_128x256_64x4_2x1_v_bz_coopA_TNT"},
+       {data("sim/sim_results.csv"), "Cijk_Alik_Bljk_BBS_BH_Bias_HA_S_SAV_UserArgs_MT128x128x64_MI16x16x1_SN_ISA942"}},
+      dir.path);
+}
+
+// Hand-computed in tests/data/trace/authored/README.md: 14 dispatches, 100 000 ns, of which the two
+// all-reduces are 26 000 ns; the rocprofv3 run adds 15 000 ns of copies.
+TEST(KernelsE2e, OwnSampleTableShowsRankingCategoriesAndDiagnosis) {
+  TempDir dir("kernels_own_table");
+  const auto r = kernels({authored_sample("rocprof_v1/decode_step/results.csv"), "--top", "2"}, dir.path);
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("trace: rocprof_v1 (14 events, CLOCK_BOOTTIME)\n"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("(8 more kernels; --top N shows more)\n"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("\ncommunication       0.026  26.0\n"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("\ngemm                0.045  45.0\n"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("evidence: communication 26.0% of GPU time over the whole trace (threshold 15%)"),
+            std::string::npos)
+      << r.out;
+  EXPECT_EQ(r.out.find("[host_copies]"), std::string::npos) << r.out;  // the blit kernel is 1 % only
+
+  const auto v3 = kernels({authored_sample("rocprofv3/decode_step"), "--format", "json"}, dir.path);
+  ASSERT_EQ(v3.code, 0) << v3.err;
+  const auto j = nlohmann::json::parse(v3.out);
+  EXPECT_EQ(j["trace"]["format"], "rocprofv3");
+  EXPECT_EQ(j["trace"]["events"], 17);
+  EXPECT_EQ(j["trace"]["files"].size(), 2u);
+  EXPECT_EQ(j["kernels"][0]["calls"], 2);
+  EXPECT_DOUBLE_EQ(j["kernels"][0]["total_ms"].get<double>(), 0.028);
+  EXPECT_DOUBLE_EQ(j["kernels"][0]["percent"].get<double>(), 28'000 * 100.0 / 115'000);
+  ASSERT_EQ(j["findings"].size(), 2u);
+  EXPECT_EQ(j["findings"][1]["rule"], "host_copies");  // 1 000 + 15 000 of 115 000 ns = 13.9 %
+  EXPECT_EQ(j["findings"][1]["evidence"], "memcpy 13.9% of GPU time over the whole trace (threshold 10%)");
+}
+
 TEST(KernelsE2e, TableShowsRankingCategoriesAndDiagnosis) {
+  SB_REQUIRE_SHARED_FIXTURES();
   TempDir dir("kernels_table");
   const auto r = kernels({shared("rocprof_v1/vllm_decode_mi300x/results.csv"), "--top", "2"}, dir.path);
   ASSERT_EQ(r.code, 0) << r.err;
@@ -116,9 +167,14 @@ TEST(KernelsE2e, BadInputIsExit2WithOneLine) {
   EXPECT_EQ(missing.code, 2);
   EXPECT_TRUE(one_line(missing)) << missing.err;
   EXPECT_NE(missing.err.find("/nonexistent/trace.csv"), std::string::npos) << missing.err;
-  const auto not_trace = kernels({shared("README.md")}, dir.path);
+  const auto not_trace = kernels({authored_sample("README.md")}, dir.path);
   EXPECT_EQ(not_trace.code, 2);
   EXPECT_TRUE(one_line(not_trace)) << not_trace.err;
+  // A counter-only rocprof run has no timestamps: refused with the rerun hint, not a crash.
+  const auto counters = kernels({authored_sample("rocprof_v1/hip_saxpy/output_saxpy.csv")}, dir.path);
+  EXPECT_EQ(counters.code, 2);
+  EXPECT_TRUE(one_line(counters)) << counters.err;
+  EXPECT_NE(counters.err.find("--timestamp on"), std::string::npos) << counters.err;
   // rocprof/nsys traces carry no Unix offset: alignment is refused, naming the flags that fix it.
   const auto no_offset = kernels({data("align/trace_nsys.csv"), "--results", data("align/sweep.json")}, dir.path);
   EXPECT_EQ(no_offset.code, 2);
@@ -129,6 +185,14 @@ TEST(KernelsE2e, BadInputIsExit2WithOneLine) {
   EXPECT_EQ(bad_sweep.code, 2);
   EXPECT_NE(bad_sweep.err.find("not a JSON object"), std::string::npos) << bad_sweep.err;
   EXPECT_EQ(kernels({data("align/trace_nsys.csv"), "--by", "kernel"}, dir.path).code, 2);
+}
+
+TEST(KernelsE2e, SharedReadmeIsNotATrace) {
+  SB_REQUIRE_SHARED_FIXTURES();
+  TempDir dir("kernels_bad_shared");
+  const auto not_trace = kernels({shared("README.md")}, dir.path);
+  EXPECT_EQ(not_trace.code, 2);
+  EXPECT_LE(std::count(not_trace.err.begin(), not_trace.err.end(), '\n'), 1) << not_trace.err;
 }
 
 }  // namespace

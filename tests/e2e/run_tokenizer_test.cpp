@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "e2e/run_process.hpp"
+#include "support/test_paths.hpp"
 
 namespace sb::e2e {
 namespace {
@@ -12,8 +13,9 @@ namespace {
 using Json = nlohmann::json;
 
 TEST(RunE2e, ServerTokenizerGivesExactRandomPromptLengths) {
+  SB_REQUIRE_TOKENIZER("llama2");
   TempDir dir("server_tok");
-  Sim sim({"--ttft-ms", "2", "--itl-ms", "1", "--tokenizer", SB_SHARED_DIR "/fixtures/tokenizers/llama2"}, dir.path);
+  Sim sim({"--ttft-ms", "2", "--itl-ms", "1", "--tokenizer", sb::test_files::tokenizer_dir("llama2")}, dir.path);
   ASSERT_NE(sim.port(), 0);
   RunResult r = run_servebench({"--port", sim.port_text(), "--num-prompts", "12", "--random-input-len", "48",
                                 "--random-output-len", "4", "--concurrency", "4", "--output-json", "t.json",

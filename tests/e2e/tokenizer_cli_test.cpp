@@ -5,12 +5,13 @@
 #include <fstream>
 
 #include "e2e/run_process.hpp"
+#include "support/test_paths.hpp"
 
 namespace sb::e2e {
 namespace {
 
-const std::string kCliLlama2 = SB_SHARED_DIR "/fixtures/tokenizers/llama2";
-const std::string kCliQwen3 = SB_SHARED_DIR "/fixtures/tokenizers/qwen3";
+const std::string kCliLlama2 = sb::test_files::tokenizer_dir("llama2");
+const std::string kCliQwen3 = sb::test_files::tokenizer_dir("qwen3");
 
 RunResult tokenize(std::vector<std::string> args, const fs::path& dir) {
   args.insert(args.begin(), "tokenize");
@@ -24,6 +25,8 @@ RunResult tokenize(std::vector<std::string> args, const fs::path& dir) {
 void write(const fs::path& p, const std::string& text) { std::ofstream(p, std::ios::binary) << text; }
 
 TEST(TokenizeE2e, IdsCountAndNoSpecialTokens) {
+  SB_REQUIRE_TOKENIZER("llama2");
+  SB_REQUIRE_TOKENIZER("qwen3");
   TempDir dir("tokcli_ids");
   RunResult r = tokenize({"--tokenizer", kCliLlama2, "--text", "Hello world"}, dir.path);
   ASSERT_EQ(r.code, 0) << r.err;
@@ -39,6 +42,7 @@ TEST(TokenizeE2e, IdsCountAndNoSpecialTokens) {
 }
 
 TEST(TokenizeE2e, FileAndDecodeRoundTrip) {
+  SB_REQUIRE_TOKENIZER("llama2");
   TempDir dir("tokcli_file");
   write(dir.path / "in.txt", "caf\xC3\xA9 \xE6\x97\xA5\xE6\x9C\xAC\n");
   RunResult r = tokenize({"--tokenizer", kCliLlama2, "--file", "in.txt", "--no-special-tokens"}, dir.path);
@@ -54,6 +58,7 @@ TEST(TokenizeE2e, FileAndDecodeRoundTrip) {
 }
 
 TEST(TokenizeE2e, JsonlOneArrayPerLineInOrder) {
+  SB_REQUIRE_TOKENIZER("llama2");
   TempDir dir("tokcli_jsonl");
   write(dir.path / "in.jsonl", "\"Hello world\"\n\"a b\"\n\"\"\n\"line\\nbreak\"\n");
   RunResult r = tokenize({"--tokenizer", kCliLlama2, "--jsonl", "in.jsonl"}, dir.path);
@@ -62,6 +67,7 @@ TEST(TokenizeE2e, JsonlOneArrayPerLineInOrder) {
 }
 
 TEST(TokenizeE2e, BadInputIsOneLineErrorExit2) {
+  SB_REQUIRE_TOKENIZER("llama2");
   TempDir dir("tokcli_err");
   write(dir.path / "bad.jsonl", "\"ok\"\nnot json\n");
   write(dir.path / "broken.json", "{\"model\": {\"type\": \"WordPiece\"");

@@ -11,6 +11,7 @@
 #include "core/error.hpp"
 #include "dataset/dataset.hpp"
 #include "net/fake_server.hpp"
+#include "support/test_paths.hpp"
 
 namespace sb {
 namespace {
@@ -20,7 +21,7 @@ using test::FakeConn;
 using test::FakeRequest;
 using test::FakeServer;
 
-const std::string kLlama2 = std::string(SB_SHARED_DIR) + "/fixtures/tokenizers/llama2";
+const std::string kLlama2 = sb::test_files::tokenizer_dir("llama2");
 
 std::string count_error_of(const std::function<void()>& fn) {
   try {
@@ -115,6 +116,7 @@ ServerTokenizerOptions tokenizer_options(std::uint16_t port) {
 }
 
 TEST(ServerTokenizer, ProbeFindsVllmTokenizeAndItsSpecials) {
+  SB_REQUIRE_TOKENIZER("llama2");
   FakeVllm vllm;
   FakeServer server([&](FakeConn& c, const FakeRequest& r) { return vllm.handle(c, r); });
   ServerTokenizerProbe probe = probe_server_tokenizer_detailed(tokenizer_options(server.port()));
@@ -132,6 +134,7 @@ TEST(ServerTokenizer, ProbeFindsVllmTokenizeAndItsSpecials) {
 }
 
 TEST(ServerTokenizer, SameIdsAsTheLocalTokenizer) {
+  SB_REQUIRE_TOKENIZER("llama2");
   FakeVllm vllm;
   FakeServer server([&](FakeConn& c, const FakeRequest& r) { return vllm.handle(c, r); });
   auto tok = probe_server_tokenizer(tokenizer_options(server.port()).endpoint, {}, "", 5);
@@ -143,6 +146,7 @@ TEST(ServerTokenizer, SameIdsAsTheLocalTokenizer) {
 }
 
 TEST(ServerTokenizer, CountManyRunsCallsConcurrentlyInOrder) {
+  SB_REQUIRE_TOKENIZER("llama2");
   FakeVllm vllm;
   vllm.delay_ms = 5;
   FakeServer server([&](FakeConn& c, const FakeRequest& r) { return vllm.handle(c, r); });
@@ -159,6 +163,7 @@ TEST(ServerTokenizer, CountManyRunsCallsConcurrentlyInOrder) {
 }
 
 TEST(ServerTokenizer, CountManyReportsTheFirstFailingText) {
+  SB_REQUIRE_TOKENIZER("llama2");
   FakeVllm vllm;
   FakeServer server([&](FakeConn& c, const FakeRequest& r) { return vllm.handle(c, r); });
   ServerTokenizer tok(tokenizer_options(server.port()));
@@ -170,6 +175,7 @@ TEST(ServerTokenizer, CountManyReportsTheFirstFailingText) {
 }
 
 TEST(ServerTokenizer, RecountSetsPromptTokens) {
+  SB_REQUIRE_TOKENIZER("llama2");
   FakeVllm vllm;
   FakeServer server([&](FakeConn& c, const FakeRequest& r) { return vllm.handle(c, r); });
   ServerTokenizer tok(tokenizer_options(server.port()));
@@ -180,6 +186,7 @@ TEST(ServerTokenizer, RecountSetsPromptTokens) {
 }
 
 TEST(ServerTokenizer, RandomDatasetRefusesItWithAUserError) {
+  SB_REQUIRE_TOKENIZER("llama2");
   FakeVllm vllm;
   FakeServer server([&](FakeConn& c, const FakeRequest& r) { return vllm.handle(c, r); });
   ServerTokenizer tok(tokenizer_options(server.port()));

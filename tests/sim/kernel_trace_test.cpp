@@ -1,5 +1,6 @@
 // The simulated kernel traces: step layout (kernels fill the step's device time exactly) and the
-// three writers' rows against the real headers in shared/fixtures.
+// three writers' rows against the tools' headers, as written in the shared fixtures (skipped where
+// ../shared is absent) and in the project's own samples (tests/data/trace/authored).
 #include "sim/kernel_trace.hpp"
 
 #include <fstream>
@@ -7,6 +8,7 @@
 #include <sstream>
 
 #include "engine_test_util.hpp"
+#include "support/test_paths.hpp"
 
 namespace sb::sim {
 namespace {
@@ -80,10 +82,22 @@ TEST(KernelTracePlan, TensorParallelAddsAllReducesAndAmdNames) {
   EXPECT_NE(k[7].name.find("cross_device_reduce"), std::string_view::npos);
 }
 
-class TraceFormats : public ::testing::TestWithParam<std::pair<TraceFormat, const char*>> {};
+struct HeaderSample {
+  TraceFormat format;
+  const char* path;  // under ../shared/fixtures when `shared`, else under the source tree
+  bool shared;
+};
+
+void PrintTo(const HeaderSample& s, std::ostream* os) { *os << s.path; }
+
+class TraceFormats : public ::testing::TestWithParam<HeaderSample> {};
 
 TEST_P(TraceFormats, HeaderEqualsTheRealToolsAndRowsHaveItsColumns) {
-  const auto [format, fixture] = GetParam();
+  const auto [format, sample, shared] = GetParam();
+  if (shared) SB_REQUIRE_SHARED_FIXTURES();
+  const std::string sample_path = shared ? sb::test_files::shared_fixture(sample) : sb::test_files::source_path(sample);
+  const std::string want = first_line(sample_path);
+  ASSERT_FALSE(want.empty()) << sample_path << ": missing or empty";
   const CostModel model(testing_util::make_config("llama-3-8b", "h100").hardware);
   const StepCost cost = model.step_cost(decode_shape());
   std::vector<KernelEvent> k;
@@ -94,7 +108,7 @@ TEST_P(TraceFormats, HeaderEqualsTheRealToolsAndRowsHaveItsColumns) {
   std::istringstream in(text);
   std::string header;
   std::getline(in, header);
-  EXPECT_EQ(header, first_line(std::string(SB_SHARED_DIR) + "/fixtures/" + fixture));
+  EXPECT_EQ(header, want);
   std::string row;
   std::size_t rows = 0;
   while (std::getline(in, row)) {
@@ -106,10 +120,19 @@ TEST_P(TraceFormats, HeaderEqualsTheRealToolsAndRowsHaveItsColumns) {
 
 INSTANTIATE_TEST_SUITE_P(
     All, TraceFormats,
-    ::testing::Values(std::pair{TraceFormat::rocprof_v1, "rocprof_v1/vllm_decode_mi300x/results.csv"},
-                      std::pair{TraceFormat::rocprofv3,
-                                "rocprofv3/vllm_decode_mi300x/mi300x-node01/48213_kernel_trace.csv"},
-                      std::pair{TraceFormat::nsys, "nsys/vllm_decode_h100_tp2/vllm_cuda_gpu_trace.csv"}));
+    ::testing::Values(HeaderSample{TraceFormat::rocprof_v1, "rocprof_v1/vllm_decode_mi300x/results.csv", true},
+                      HeaderSample{TraceFormat::rocprofv3,
+                                   "rocprofv3/vllm_decode_mi300x/mi300x-node01/48213_kernel_trace.csv", true},
+                      HeaderSample{TraceFormat::nsys, "nsys/vllm_decode_h100_tp2/vllm_cuda_gpu_trace.csv", true}));
+
+INSTANTIATE_TEST_SUITE_P(
+    ProjectSamples, TraceFormats,
+    ::testing::Values(
+        HeaderSample{TraceFormat::rocprof_v1, "tests/data/trace/authored/rocprof_v1/decode_step/results.csv", false},
+        HeaderSample{TraceFormat::rocprofv3,
+                     "tests/data/trace/authored/rocprofv3/decode_step/sbtest-node7/7301_kernel_trace.csv", false},
+        HeaderSample{TraceFormat::nsys, "tests/data/trace/authored/nsys/decode_step/sbtest_cuda_gpu_trace.csv",
+                     false}));
 
 TEST(KernelTraceFormat, RowsCarryNamesAndTimestampsInTheToolsConventions) {
   const std::vector<KernelEvent> k = {{"kernel_unified_attention_2d", 5000, 7000, false},

@@ -12,6 +12,7 @@
 #include "sim/engine_backend.hpp"
 #include "orchestrate/prom_text.hpp"
 #include "sim/virtual_clock.hpp"
+#include "support/test_paths.hpp"
 
 namespace sb::sim {
 namespace {
@@ -67,7 +68,8 @@ std::set<std::string> label_keys(const orchestrate::PromSample& s) {
 // Every family the simulator exposes must exist in a real vLLM V1 scrape with the same type, the
 // same label keys and (histograms) the same bucket bounds, so dashboards and `tune` read both alike.
 TEST(PromRender, NamesLabelsAndBucketsMatchARealVllmScrape) {
-  std::ifstream in(std::string(SB_SHARED_DIR) + "/fixtures/vllm_metrics/vllm_v1_0.12_metrics.txt");
+  SB_REQUIRE_SHARED_FIXTURES();
+  std::ifstream in(sb::test_files::shared_fixture("vllm_metrics/vllm_v1_0.12_metrics.txt"));
   ASSERT_TRUE(in) << "fixture missing";
   std::stringstream ss;
   ss << in.rdbuf();

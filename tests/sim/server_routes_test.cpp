@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "support/test_paths.hpp"
 #include "tokenizer/tokenizer.hpp"
 
 namespace sb::sim {
@@ -39,10 +40,17 @@ TEST(ServerRoutes, UnknownModelIs404WithVllmMessage) {
   EXPECT_EQ(j["error"]["code"], 404);
 }
 
+// Loaded once for the suite when installed; each test fails (never dereferences null) otherwise.
 class TokenizeRoutes : public ::testing::Test {
  protected:
-  static void SetUpTestSuite() { tok_ = Tokenizer::load(SB_SHARED_DIR "/fixtures/tokenizers/llama3"); }
+  static void SetUpTestSuite() {
+    if (sb::test_files::have_tokenizer("llama3")) tok_ = Tokenizer::load(sb::test_files::tokenizer_dir("llama3"));
+  }
   static void TearDownTestSuite() { tok_.reset(); }
+  void SetUp() override {
+    SB_REQUIRE_TOKENIZER("llama3");
+    ASSERT_NE(tok_, nullptr) << "loading " << sb::test_files::tokenizer_dir("llama3") << " failed";
+  }
   static std::unique_ptr<Tokenizer> tok_;
 };
 std::unique_ptr<Tokenizer> TokenizeRoutes::tok_;

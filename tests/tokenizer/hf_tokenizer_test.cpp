@@ -4,17 +4,20 @@
 
 #include <thread>
 
+#include "support/test_paths.hpp"
+
 namespace sb {
 namespace {
 
-const std::string kHfFixtures = std::string(SB_SHARED_DIR) + "/fixtures/tokenizers/";
 using Ids = std::vector<std::int32_t>;
 
 TEST(HfTokenizer, KnownIdsAndSpecialTokens) {
-  const auto qwen = Tokenizer::load(kHfFixtures + "qwen3");
+  SB_REQUIRE_TOKENIZER("qwen3");
+  SB_REQUIRE_TOKENIZER("llama2");
+  const auto qwen = Tokenizer::load(sb::test_files::tokenizer_dir("qwen3"));
   // Values from HF tokenizers 0.23.2 (see tests/data/tokenizer/golden_qwen3.jsonl).
   EXPECT_EQ(qwen->encode("<|im_start|>user\nhi<|im_end|>", false), (Ids{151644, 872, 198, 6023, 151645}));
-  const auto llama2 = Tokenizer::load(kHfFixtures + "llama2");
+  const auto llama2 = Tokenizer::load(sb::test_files::tokenizer_dir("llama2"));
   EXPECT_EQ(llama2->encode("Hello world", true), (Ids{1, 22557, 1526}));
   EXPECT_EQ(llama2->encode("Hello world", false), (Ids{22557, 1526}));
   EXPECT_EQ(llama2->count("Hello world", true), 3u);
@@ -23,7 +26,8 @@ TEST(HfTokenizer, KnownIdsAndSpecialTokens) {
 }
 
 TEST(HfTokenizer, InvalidUtf8IsRepairedBeforeEncoding) {
-  const auto qwen = Tokenizer::load(kHfFixtures + "qwen3");
+  SB_REQUIRE_TOKENIZER("qwen3");
+  const auto qwen = Tokenizer::load(sb::test_files::tokenizer_dir("qwen3"));
   EXPECT_EQ(qwen->encode("a\xFF" "b", false), qwen->encode("a\xEF\xBF\xBD" "b", false));
   EXPECT_EQ(qwen->count("a\xFF" "b", false), qwen->encode("a\xEF\xBF\xBD" "b", false).size());
 }
@@ -31,8 +35,11 @@ TEST(HfTokenizer, InvalidUtf8IsRepairedBeforeEncoding) {
 // count_up_to is exact up to the limit and only promises "> limit" above it; a long text stops
 // early (llama3 splits into many pre-tokens, so the partial count stays far below the full one).
 TEST(HfTokenizer, CountUpToIsExactUpToTheLimit) {
+  SB_REQUIRE_TOKENIZER("qwen3");
+  SB_REQUIRE_TOKENIZER("llama2");
+  SB_REQUIRE_TOKENIZER("llama3");
   for (const char* name : {"qwen3", "llama2"}) {
-    const auto tok = Tokenizer::load(kHfFixtures + name);
+    const auto tok = Tokenizer::load(sb::test_files::tokenizer_dir(name));
     for (const std::string text : {"Hello world", "<|im_start|>user caf\xC3\xA9 \xE6\x97\xA5 don't 12345", ""}) {
       for (const bool special : {true, false}) {
         const std::size_t n = tok->count(text, special);
@@ -44,7 +51,7 @@ TEST(HfTokenizer, CountUpToIsExactUpToTheLimit) {
       }
     }
   }
-  const auto llama3 = Tokenizer::load(kHfFixtures + "llama3");
+  const auto llama3 = Tokenizer::load(sb::test_files::tokenizer_dir("llama3"));
   std::string long_text;
   for (int i = 0; i < 2000; ++i) long_text += "word" + std::to_string(i) + " ";
   const std::size_t full = llama3->count(long_text, true);
@@ -54,7 +61,8 @@ TEST(HfTokenizer, CountUpToIsExactUpToTheLimit) {
 }
 
 TEST(HfTokenizer, ConcurrentEncodingMatchesSequential) {
-  const auto tok = Tokenizer::load(kHfFixtures + "llama3");
+  SB_REQUIRE_TOKENIZER("llama3");
+  const auto tok = Tokenizer::load(sb::test_files::tokenizer_dir("llama3"));
   std::vector<std::string> texts;
   for (int i = 0; i < 200; ++i) {
     texts.push_back("request " + std::to_string(i * 7919) + " caf\xC3\xA9 \xE4\xBD\xA0\xE5\xA5\xBD don't " +

@@ -10,12 +10,12 @@
 #include <string>
 #include <vector>
 
+#include "support/test_paths.hpp"
 #include "tokenizer/tokenizer.hpp"
 
 namespace {
 
 const std::string kData = std::string(SB_SOURCE_DIR) + "/tests/data/tokenizer/";
-const std::string kParityFixtures = std::string(SB_SHARED_DIR) + "/fixtures/tokenizers/";
 
 std::vector<std::string> read_lines(const std::string& path) {
   std::ifstream in(path);
@@ -54,7 +54,7 @@ std::string write_variant(const std::string& name) {
   std::ifstream vin(kData + "variants.json");
   const auto variants = nlohmann::json::parse(vin);
   const auto& v = variants.at(name);
-  std::ifstream bin(kParityFixtures + v.at("base").get<std::string>() + "/tokenizer.json");
+  std::ifstream bin(sb::test_files::tokenizer_dir(v.at("base").get<std::string>()) + "/tokenizer.json");
   auto doc = nlohmann::json::parse(bin);
   for (const auto& [key, value] : v.at("override").items()) doc[key] = value;
   const auto dir = std::filesystem::temp_directory_path() / ("sb_tok_variant_" + name);
@@ -109,18 +109,33 @@ void run_parity(const std::string& name, const std::string& path) {
   EXPECT_EQ(random_decode.failures, 0) << random_decode.first;
 }
 
-TEST(TokenizerParity, Qwen3MatchesHuggingFace) { run_parity("qwen3", kParityFixtures + "qwen3"); }
-TEST(TokenizerParity, Llama3MatchesHuggingFace) { run_parity("llama3", kParityFixtures + "llama3"); }
-TEST(TokenizerParity, Llama2MatchesHuggingFace) { run_parity("llama2", kParityFixtures + "llama2"); }
+TEST(TokenizerParity, Qwen3MatchesHuggingFace) {
+  SB_REQUIRE_TOKENIZER("qwen3");
+  run_parity("qwen3", sb::test_files::tokenizer_dir("qwen3"));
+}
+TEST(TokenizerParity, Llama3MatchesHuggingFace) {
+  SB_REQUIRE_TOKENIZER("llama3");
+  run_parity("llama3", sb::test_files::tokenizer_dir("llama3"));
+}
+TEST(TokenizerParity, Llama2MatchesHuggingFace) {
+  SB_REQUIRE_TOKENIZER("llama2");
+  run_parity("llama2", sb::test_files::tokenizer_dir("llama2"));
+}
 
 // Components the fixtures do not use: Metaspace (first/always, split or not) + its decoder, Digits,
 // NFKC, Lowercase, ByteLevel with add_prefix_space and the GPT-2 regex, a suffix template.
+// The "base" of each variant in variants.json must be installed.
 TEST(TokenizerParity, Llama2MetaspaceVariantMatchesHuggingFace) {
+  SB_REQUIRE_TOKENIZER("llama2");
   run_parity("llama2_metaspace", write_variant("llama2_metaspace"));
 }
 TEST(TokenizerParity, Llama2MetaspaceSplitVariantMatchesHuggingFace) {
+  SB_REQUIRE_TOKENIZER("llama2");
   run_parity("llama2_metaspace_split", write_variant("llama2_metaspace_split"));
 }
-TEST(TokenizerParity, Qwen3Gpt2VariantMatchesHuggingFace) { run_parity("qwen3_gpt2", write_variant("qwen3_gpt2")); }
+TEST(TokenizerParity, Qwen3Gpt2VariantMatchesHuggingFace) {
+  SB_REQUIRE_TOKENIZER("qwen3");
+  run_parity("qwen3_gpt2", write_variant("qwen3_gpt2"));
+}
 
 }  // namespace

@@ -5,11 +5,10 @@
 #include <sstream>
 
 #include "core/error.hpp"
+#include "support/test_paths.hpp"
 
 namespace sb::tok {
 namespace {
-
-const std::string kIoFixtures = std::string(SB_SHARED_DIR) + "/fixtures/tokenizers/";
 
 TEST(TokenizeIo, IdListParsing) {
   EXPECT_EQ(parse_id_list("1,2, 3", "--decode"), (std::vector<std::int32_t>{1, 2, 3}));
@@ -31,7 +30,8 @@ TEST(TokenizeIo, IdsToJson) {
 }
 
 TEST(TokenizeIo, JsonlKeepsLineOrder) {
-  const auto tok = Tokenizer::load(kIoFixtures + "llama2");
+  SB_REQUIRE_TOKENIZER("llama2");
+  const auto tok = Tokenizer::load(sb::test_files::tokenizer_dir("llama2"));
   std::istringstream in("\"Hello world\"\n\"\"\r\n\"a\\nb\"\n");
   std::ostringstream out;
   EXPECT_EQ(tokenize_jsonl(*tok, in, out, true, "in.jsonl"), 3u);
@@ -39,7 +39,8 @@ TEST(TokenizeIo, JsonlKeepsLineOrder) {
 }
 
 TEST(TokenizeIo, JsonlBadLineNamesFileAndLine) {
-  const auto tok = Tokenizer::load(kIoFixtures + "llama2");
+  SB_REQUIRE_TOKENIZER("llama2");
+  const auto tok = Tokenizer::load(sb::test_files::tokenizer_dir("llama2"));
   std::istringstream in("\"ok\"\n{\"prompt\": 1}\n");
   std::ostringstream out;
   try {

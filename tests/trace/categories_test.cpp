@@ -92,6 +92,7 @@ TEST(KernelCategories, CopiesAreMemcpyByRecordTypeWhateverTheName) {
 
 // Every kernel in the authored fixtures lands in a named category; only the helper kernels are "other".
 TEST(KernelCategories, EveryFixtureKernelIsCategorised) {
+  SB_REQUIRE_SHARED_FIXTURES();
   std::vector<KernelEvent> all;
   for (auto t : {parse_rocprof_v1_csv(fixture_text(std::string(testing::kV1Dir) + "results.csv"), "v1"),
                  parse_rocprofv3_kernel_trace(fixture_text(std::string(testing::kV3Dir) + "48213_kernel_trace.csv"), "v3"),
@@ -104,6 +105,29 @@ TEST(KernelCategories, EveryFixtureKernelIsCategorised) {
     if (categorize(e) == KernelCategory::other) other.insert(kernel_base_name(e.name));
   }
   EXPECT_EQ(other, (std::set<std::string>{"_compute_slot_mapping_kernel", "at::native::vectorized_elementwise_kernel"}));
+}
+
+// The project's decode-step samples name one kernel per category in every tool's spelling; only the
+// slot-mapping and fill helpers are "other".
+TEST(KernelCategories, EveryOwnSampleKernelIsCategorised) {
+  const KernelTrace traces[] = {
+      parse_rocprof_v1_csv(testing::own_text(testing::kOwnV1Dir, "results.csv"), "v1"),
+      parse_rocprofv3_kernel_trace(testing::own_text(testing::kOwnV3Dir, "7301_kernel_trace.csv"), "v3"),
+      parse_nsys_gpu_trace(testing::own_text(testing::kOwnNsysDir, "sbtest_cuda_gpu_trace.csv"), "ns"),
+      parse_torch_trace(testing::authored_text(testing::kOwnTorchFile), "torch")};
+  const std::set<KernelCategory> every(kAllCategories.begin(), kAllCategories.end());
+  std::set<std::string> other;
+  for (const KernelTrace& t : traces) {
+    std::set<KernelCategory> seen;
+    for (const KernelEvent& e : t.events) {
+      seen.insert(categorize(e));
+      if (categorize(e) == KernelCategory::other) other.insert(kernel_base_name(e.name));
+    }
+    EXPECT_EQ(seen, every) << t.files[0];
+  }
+  EXPECT_EQ(other, (std::set<std::string>{"_sbtest_slot_mapping_kernel", "sbtest::fill_kernel"}));
+  EXPECT_EQ(categorize_kernel_name("void sbtest::reshape_and_cache_flash_kernel<__nv_bfloat16, (int)0>(const T1 *)"),
+            KernelCategory::kv_cache_write);
 }
 
 }  // namespace

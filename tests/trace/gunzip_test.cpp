@@ -10,6 +10,7 @@ namespace {
 
 // vLLM's default output is the .json.gz twin of the plain fixture (same bytes once decompressed).
 TEST(Gunzip, DecompressesTheTorchFixtureOrRefusesWithAHint) {
+  SB_REQUIRE_SHARED_FIXTURES();
   const std::string gz = testing::fixture_text(std::string(testing::kTorchFile) + ".gz");
   if (!gzip_supported()) {
     try {
@@ -27,6 +28,7 @@ TEST(Gunzip, DecompressesTheTorchFixtureOrRefusesWithAHint) {
 }
 
 TEST(Gunzip, LoadingAGzipTraceGivesThePlainTracesEvents) {
+  SB_REQUIRE_SHARED_FIXTURES();
   const std::string gz_path = testing::fixture(std::string(testing::kTorchFile) + ".gz");
   if (!gzip_supported()) {
     EXPECT_THROW(load_trace_file(gz_path), UserError);
@@ -36,6 +38,43 @@ TEST(Gunzip, LoadingAGzipTraceGivesThePlainTracesEvents) {
   const KernelTrace plain = load_trace_file(testing::fixture(testing::kTorchFile));
   ASSERT_EQ(from_gz.events.size(), plain.events.size());
   for (std::size_t i = 0; i < plain.events.size(); ++i) EXPECT_EQ(from_gz.events[i].start_ns, plain.events[i].start_ns);
+}
+
+// The project's torch sample has a twin made with `gzip -k -n` (tests/data/trace/authored/generate.py).
+TEST(Gunzip, DecompressesTheOwnTorchSampleOrRefusesWithAHint) {
+  const std::string gz = testing::authored_text(std::string(testing::kOwnTorchFile) + ".gz");
+  if (!gzip_supported()) {
+    try {
+      gunzip(gz, "t.json.gz");
+      FAIL() << "no error";
+    } catch (const UserError& e) {
+      EXPECT_STREQ(e.what(), "t.json.gz: gzip-compressed trace: run 'gunzip -k' first (this build reads plain JSON)");
+    }
+    return;
+  }
+  const std::string plain = testing::authored_text(testing::kOwnTorchFile);
+  ASSERT_LT(gz.size(), plain.size());
+  EXPECT_EQ(gunzip(gz, "t.json.gz"), plain);
+  for (const std::size_t cut : {std::size_t{0}, std::size_t{10}, gz.size() / 2, gz.size() - 1}) {
+    EXPECT_THROW(gunzip(gz.substr(0, cut), "t.json.gz"), UserError) << cut;
+  }
+}
+
+TEST(Gunzip, LoadingTheOwnGzipSampleGivesThePlainTracesEvents) {
+  const std::string gz_path = testing::authored(std::string(testing::kOwnTorchFile) + ".gz");
+  if (!gzip_supported()) {
+    EXPECT_THROW(load_trace_file(gz_path), UserError);
+    return;
+  }
+  const KernelTrace from_gz = load_trace_file(gz_path);
+  const KernelTrace plain = load_trace_file(testing::authored(testing::kOwnTorchFile));
+  ASSERT_EQ(plain.events.size(), 18u);
+  ASSERT_EQ(from_gz.events.size(), plain.events.size());
+  for (std::size_t i = 0; i < plain.events.size(); ++i) {
+    EXPECT_EQ(from_gz.events[i].start_ns, plain.events[i].start_ns);
+    EXPECT_EQ(from_gz.events[i].name, plain.events[i].name);
+  }
+  EXPECT_EQ(from_gz.source_format, "torch");
 }
 
 }  // namespace

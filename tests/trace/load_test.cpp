@@ -70,6 +70,7 @@ TEST(LoadTrace, FolderOfSeveralProfilersIsRefused) {
 }
 
 TEST(LoadTrace, RocprofV3FolderMergesKernelsAndCopiesSortedByStart) {
+  SB_REQUIRE_SHARED_FIXTURES();
   const KernelTrace t = load_trace(testing::fixture("rocprofv3/vllm_decode_mi300x"));
   EXPECT_EQ(t.source_format, "rocprofv3");
   EXPECT_EQ(t.files.size(), 2u);
@@ -100,8 +101,58 @@ TEST(LoadTrace, SidecarAndFileErrorsNameTheFile) {
   } catch (const UserError& e) {
     EXPECT_STREQ(e.what(), "/nonexistent/results.csv: cannot read");
   }
+}
+
+TEST(LoadTrace, KernelStatsFile) {
+  SB_REQUIRE_SHARED_FIXTURES();
   const KernelStats s = load_kernel_stats_file(testing::fixture("rocprof_v1/vllm_decode_mi300x/results.copy_stats.csv"));
   EXPECT_EQ(s.rows.size(), 3u);
+}
+
+// The project's own samples (tests/data/trace/authored/README.md).
+TEST(LoadTrace, OwnRocprofV3FolderMergesKernelsAndCopiesSortedByStart) {
+  const KernelTrace t = load_trace(testing::authored(testing::kOwnV3Run));
+  EXPECT_EQ(t.source_format, "rocprofv3");
+  EXPECT_EQ(t.files.size(), 2u);
+  ASSERT_EQ(t.events.size(), 14u + 3u);
+  EXPECT_TRUE(
+      std::is_sorted(t.events.begin(), t.events.end(), [](auto& a, auto& b) { return a.start_ns < b.start_ns; }));
+  // Two input copies before the step's kernels, the output copy after them.
+  EXPECT_EQ(t.events[0].kind, OpKind::memcpy);
+  EXPECT_EQ(t.events[0].start_ns, 93'600'049'980'000);
+  EXPECT_EQ(t.events[1].kind, OpKind::memcpy);
+  EXPECT_EQ(t.events[2].name, "__amd_rocclr_fillBufferAligned");
+  EXPECT_EQ(t.events.back().name, "MEMORY_COPY_DEVICE_TO_HOST");
+  EXPECT_TRUE(std::all_of(t.events.begin(), t.events.end(), [](auto& e) { return e.pid == 7301 && e.device == 3; }));
+  EXPECT_FALSE(t.simulated);
+  EXPECT_FALSE(t.unix_offset_ns);
+  EXPECT_TRUE(t.warnings.empty());
+}
+
+TEST(LoadTrace, OwnFoldersOfEveryFormat) {
+  const KernelTrace v1 = load_trace(testing::authored(testing::kOwnV1Dir));
+  EXPECT_EQ(v1.source_format, "rocprof_v1");
+  EXPECT_EQ(v1.events.size(), 14u);
+  const KernelTrace torch = load_trace(testing::authored(testing::kOwnTorchDir));
+  EXPECT_EQ(torch.source_format, "torch");
+  EXPECT_EQ(torch.events.size(), 18u);  // the .gz twin is not read a second time
+  EXPECT_EQ(torch.unix_offset_ns, 0);
+  const KernelTrace nsys = load_trace(testing::authored(testing::kOwnNsysDir));
+  EXPECT_EQ(nsys.events.size(), 18u);
+  EXPECT_FALSE(nsys.unix_offset_ns);
+  const KernelTrace old = load_trace(testing::authored(testing::kOwnV3Old));
+  ASSERT_EQ(old.events.size(), 5u + 2u);
+  EXPECT_EQ(old.events.front().name, "MEMORY_COPY_HOST_TO_DEVICE");
+  EXPECT_EQ(old.events.front().pid, -1);
+  EXPECT_THROW(load_trace(testing::authored("")), UserError);  // several profilers
+}
+
+TEST(LoadTrace, OwnKernelStatsFile) {
+  const KernelStats s =
+      load_kernel_stats_file(testing::authored(std::string(testing::kOwnV1Hip) + "results.copy_stats.csv"));
+  ASSERT_EQ(s.rows.size(), 2u);
+  EXPECT_EQ(s.rows[0].name, "CopyHostToDevice");
+  EXPECT_EQ(s.rows[0].total_ns, 6'400'000);
 }
 
 }  // namespace

@@ -14,6 +14,7 @@ std::string nsys_file(std::string_view file) {
 }
 
 TEST(Nsys, ParsesKernelsCopiesAndMemsetsWithSizesAndDevices) {
+  SB_REQUIRE_SHARED_FIXTURES();
   const KernelTrace t = parse_nsys_gpu_trace(nsys_file("vllm_cuda_gpu_trace.csv"), "trace.csv");
   EXPECT_EQ(t.source_format, "nsys");
   EXPECT_EQ(t.clock_domain, "nsys-session");
@@ -77,11 +78,16 @@ TEST(Nsys, ErrorsNameFileAndLine) {
   } catch (const UserError& e) {
     EXPECT_STREQ(e.what(), "g.csv:3: column Duration (ns): bad integer 'x'");
   }
-  EXPECT_THROW(parse_nsys_gpu_trace(nsys_file("vllm_cuda_gpu_kern_sum.csv"), "sum.csv"), UserError);
   EXPECT_THROW(parse_nsys_gpu_trace("Start (ns),Duration (furlongs),Name\n1,2,a\n", "u.csv"), UserError);
 }
 
+TEST(Nsys, KernelSummaryIsNotATrace) {
+  SB_REQUIRE_SHARED_FIXTURES();
+  EXPECT_THROW(parse_nsys_gpu_trace(nsys_file("vllm_cuda_gpu_kern_sum.csv"), "sum.csv"), UserError);
+}
+
 TEST(Nsys, TruncatedAnywhereNeverCrashes) {
+  SB_REQUIRE_SHARED_FIXTURES();
   const std::string text = nsys_file("vllm_cuda_gpu_trace.csv");
   for (std::size_t n = 0; n < text.size(); n += 7) {
     try {
@@ -89,6 +95,61 @@ TEST(Nsys, TruncatedAnywhereNeverCrashes) {
     } catch (const UserError&) {
     }
   }
+}
+
+// The project's own decode step (tests/data/trace/authored/README.md): 18 operations on device 1,
+// stream 13, from session ns 3 000 000 000; the CUDA graph's 11 kernels share CorrId 9010.
+std::string own_nsys(std::string_view file) { return testing::own_text(testing::kOwnNsysDir, file); }
+
+TEST(Nsys, OwnSampleKernelsCopiesMemsetsSizesAndDevices) {
+  const KernelTrace t = parse_nsys_gpu_trace(own_nsys("sbtest_cuda_gpu_trace.csv"), "trace.csv");
+  EXPECT_EQ(t.source_format, "nsys");
+  EXPECT_EQ(t.clock_domain, "nsys-session");
+  ASSERT_EQ(t.events.size(), 18u);
+  const auto count = [&](OpKind k) {
+    return std::count_if(t.events.begin(), t.events.end(), [&](auto& e) { return e.kind == k; });
+  };
+  EXPECT_EQ(count(OpKind::kernel), 14);
+  EXPECT_EQ(count(OpKind::memcpy), 3);
+  EXPECT_EQ(count(OpKind::memset), 1);
+  const KernelEvent& h2d = t.events[0];
+  EXPECT_EQ(h2d.name, "[CUDA memcpy Host-to-Device]");
+  EXPECT_EQ(h2d.start_ns, 3'000'000'000);
+  EXPECT_EQ(h2d.end_ns, 3'000'000'000 + 1500);
+  EXPECT_EQ(h2d.bytes, 524'000);                   // "0.524" MB = 10^6 B units, as printed
+  EXPECT_EQ(t.events[1].start_ns, 3'000'005'500);  // 1500 ns later + 4000 ns idle
+  EXPECT_EQ(t.events[2].kind, OpKind::memset);
+  EXPECT_EQ(t.events[2].bytes, 4000);
+  const KernelEvent& fill = t.events[3];
+  EXPECT_EQ(fill.name, "void sbtest::fill_kernel<(int)4, int>(T2 *, T2, int)");  // quoted: it holds commas
+  EXPECT_EQ(fill.bytes, -1);
+  EXPECT_EQ(fill.device, 1);  // "NVIDIA H100 80GB HBM3 (1)"
+  EXPECT_EQ(fill.stream, 13);
+  EXPECT_EQ(fill.correlation, 9004);
+  EXPECT_EQ(fill.duration_ns(), 1400);
+  EXPECT_EQ(t.events[5].name, "nvjet_tst_sbtest_64x16_TNT");  // unquoted
+  EXPECT_EQ(std::count_if(t.events.begin(), t.events.end(), [](auto& e) { return e.correlation == 9010; }), 11);
+  EXPECT_EQ(t.events.back().name, "[CUDA memcpy Device-to-Host]");
+  EXPECT_EQ(t.events.back().bytes, 0);  // 8 B prints as "0.000" MB
+}
+
+TEST(Nsys, OwnKernelSummaryIsNotATrace) {
+  EXPECT_THROW(parse_nsys_gpu_trace(own_nsys("sbtest_cuda_gpu_kern_sum.csv"), "sum.csv"), UserError);
+  EXPECT_FALSE(has_nsys_gpu_trace_header(own_nsys("stdout_cuda_gpu_kern_sum.txt")));
+  EXPECT_TRUE(has_nsys_gpu_trace_header(own_nsys("sbtest_cuda_gpu_trace.csv")));
+}
+
+TEST(Nsys, OwnSampleTruncatedAnywhereNeverCrashes) {
+  const std::string text = own_nsys("sbtest_cuda_gpu_trace.csv");
+  std::size_t parsed = 0;
+  for (std::size_t n = 0; n < text.size(); n += 7) {
+    try {
+      EXPECT_LE(parse_nsys_gpu_trace(text.substr(0, n), "g.csv").events.size(), 18u);
+      ++parsed;
+    } catch (const UserError&) {
+    }
+  }
+  EXPECT_GT(parsed, 0u);
 }
 
 }  // namespace

