@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "analyze/knee.hpp"
-#include "report/result_reader.hpp"
+#include "results/result_reader.hpp"
 
 namespace sb::analyze {
 

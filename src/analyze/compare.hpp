@@ -9,7 +9,7 @@
 
 #include "analyze/bootstrap.hpp"
 #include "analyze/knee.hpp"
-#include "report/result_reader.hpp"
+#include "results/result_reader.hpp"
 
 namespace sb::analyze {
 

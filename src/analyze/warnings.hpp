@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "report/result_reader.hpp"
+#include "results/result_reader.hpp"
 
 namespace sb::analyze {
 

@@ -13,9 +13,9 @@
 #include <vector>
 
 #include "cli/commands.hpp"
-#include "cli/run_analysis.hpp"
+#include "pipeline/run_analysis.hpp"
 #include "cli/run_options.hpp"
-#include "cli/run_pipeline.hpp"
+#include "pipeline/run_pipeline.hpp"
 #include "cli/sim_engine_flags.hpp"
 #include "core/error.hpp"
 #include "sim/server.hpp"
@@ -80,10 +80,10 @@ int demo_cmd(int argc, char** argv) {
   std::fprintf(stderr, "servebench demo: simulated llama-3-8b on an H100 (%gx time scale) at http://127.0.0.1:%u\n",
                kTimeScale, static_cast<unsigned>(server->port()));
   const RunConfig cfg = demo_config(server->port(), plan, stem + ".json");
-  const RunResult result = run_pipeline(cfg, PipelineIo{});
+  const pipeline::RunResult result = pipeline::run_pipeline(cfg, pipeline::PipelineIo{});
   server->stop();
   if (result.stages.empty()) return to_int(result.code);
-  analyze_sweep({stem + ".json", stem + ".html", true});
+  pipeline::analyze_sweep({stem + ".json", stem + ".html", true});
   std::printf("(the simulator runs %gx faster than the modelled GPU: multiply latencies by %g, divide rates by %g)\n",
               kTimeScale, kTimeScale, kTimeScale);
   std::printf("results: %s.json\nreport:  %s.html\n", stem.c_str(), stem.c_str());

@@ -14,7 +14,7 @@
 #include "core/exit_codes.hpp"
 #include "trace/align.hpp"
 #include "trace/diagnose.hpp"
-#include "trace/kernel_report.hpp"
+#include "report/kernel_report.hpp"
 #include "trace/load.hpp"
 #include "trace/rank.hpp"
 

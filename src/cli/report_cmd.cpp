@@ -9,14 +9,14 @@
 #include <CLI/CLI.hpp>
 
 #include "analyze/analysis.hpp"
-#include "analyze/analysis_json.hpp"
-#include "analyze/console.hpp"
-#include "analyze/html_view.hpp"
+#include "report/analysis_json.hpp"
+#include "report/analysis_console.hpp"
+#include "report/html_view.hpp"
 #include "cli/commands.hpp"
 #include "core/error.hpp"
 #include "core/exit_codes.hpp"
 #include "report/html_report.hpp"
-#include "report/result_reader.hpp"
+#include "results/result_reader.hpp"
 
 namespace sb::cli {
 namespace {

@@ -3,9 +3,9 @@
 #include <vector>
 
 #include "cli/commands.hpp"
-#include "cli/run_analysis.hpp"
+#include "pipeline/run_analysis.hpp"
 #include "cli/run_options.hpp"
-#include "cli/run_pipeline.hpp"
+#include "pipeline/run_pipeline.hpp"
 #include "core/exit_codes.hpp"
 
 namespace sb::cli {
@@ -15,10 +15,10 @@ int run_cmd(int argc, char** argv) {
   in.args.assign(argv + 1, argv + argc);
   const std::optional<RunConfig> cfg = parse_run_options(in);
   if (!cfg) return to_int(ExitCode::ok);  // --help
-  const RunResult result = run_pipeline(*cfg, PipelineIo{});
+  const pipeline::RunResult result = pipeline::run_pipeline(*cfg, pipeline::PipelineIo{});
   // The knee line and the sweep's `analysis` field; an aborted run keeps what it had.
   if (!cfg->output_json.empty() && !result.aborted && result.stages.size() >= 2) {
-    analyze_sweep({cfg->output_json, "", true});
+    pipeline::analyze_sweep({cfg->output_json, "", true});
   }
   return to_int(result.code);
 }

@@ -2,7 +2,7 @@
 // Paths of the analyze fixtures (tests/data/analyze, written by make_fixtures.py there).
 #include <string>
 
-#include "report/result_reader.hpp"
+#include "results/result_reader.hpp"
 
 namespace sb::test {
 

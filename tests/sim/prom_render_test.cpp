@@ -10,14 +10,14 @@
 
 #include "engine_test_util.hpp"
 #include "sim/engine_backend.hpp"
-#include "orchestrate/prom_text.hpp"
+#include "target/prom_text.hpp"
 #include "sim/virtual_clock.hpp"
 #include "support/test_paths.hpp"
 
 namespace sb::sim {
 namespace {
 
-using orchestrate::parse_prom_text;
+using target::parse_prom_text;
 
 TEST(PromNumber, FormatsLikePrometheusClient) {
   EXPECT_EQ(prom_number(24), "24.0");
@@ -36,7 +36,7 @@ TEST(PromRender, ParsesBackToTheEngineCounters) {
   std::string text;
   backend.render_metrics(text, "sim/llama \"8b\"");
   const auto scrape = parse_prom_text(text, "/metrics");
-  const orchestrate::LabelFilter model = {{"model_name", "sim/llama \"8b\""}, {"engine", "0"}};
+  const target::LabelFilter model = {{"model_name", "sim/llama \"8b\""}, {"engine", "0"}};
   EXPECT_EQ(scrape.types.at("vllm:time_to_first_token_seconds"), "histogram");
   EXPECT_EQ(*scrape.sum("vllm:generation_tokens_total", model), 48.0 * 128);
   EXPECT_EQ(*scrape.sum("vllm:prompt_tokens_total", model), 48.0 * 32);
@@ -59,7 +59,7 @@ TEST(PromRender, ParsesBackToTheEngineCounters) {
   EXPECT_EQ(steps->count, static_cast<double>(s.steps));
 }
 
-std::set<std::string> label_keys(const orchestrate::PromSample& s) {
+std::set<std::string> label_keys(const target::PromSample& s) {
   std::set<std::string> keys;
   for (const auto& [k, v] : s.labels) keys.insert(k);
   return keys;

@@ -1,0 +1,102 @@
+#include "pipeline/run_outputs.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <ctime>
+#include <filesystem>
+
+#include "core/error.hpp"
+#include "report/csv_table.hpp"
+#include "report/sweep_json.hpp"
+#include "report/vllm_result.hpp"
+
+namespace sb::pipeline {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+// Relative path of `target` from the folder of `doc`, else `target` as given.
+std::string relative_to_doc(const std::string& target, const std::string& doc) {
+  std::error_code ec;
+  fs::path base = fs::absolute(fs::path(doc), ec).parent_path();
+  fs::path rel = fs::relative(fs::absolute(target, ec), base, ec);
+  return ec || rel.empty() ? target : rel.string();
+}
+
+}  // namespace
+
+RunOutputs::RunOutputs(const RunConfig& cfg, const RunContext& ctx) : cfg_(cfg), ctx_(ctx) {
+  std::error_code ec;  // a folder that cannot be made shows up as the open/write error below
+  for (const std::string& file : {cfg_.output_json, cfg_.requests_jsonl, cfg_.csv}) {
+    const fs::path parent = fs::path(file).parent_path();
+    if (!file.empty() && !parent.empty()) fs::create_directories(parent, ec);
+  }
+  write_sweep(false);  // an unwritable --output-json or --csv fails now, not after the first stage
+  write_csv();
+  if (cfg_.requests_jsonl.empty()) return;
+  try {
+    jsonl_ = std::make_unique<JsonlSink>(cfg_.requests_jsonl);
+  } catch (const UserError& e) {
+    throw UserError(fmt::format("--requests-jsonl: {}", e.what()));
+  }
+  note_written(cfg_.requests_jsonl);
+}
+
+void RunOutputs::append_record(std::size_t stage, const std::string& request_id, const RequestRecord& r) {
+  if (jsonl_) jsonl_->write(stage, r, request_id);
+}
+
+void RunOutputs::stage_done(const StageSummary& s, const std::vector<RequestRecord>& records) {
+  stages_.push_back(s);
+  write_sweep(s.aborted);
+  write_csv();
+  if (cfg_.save_result) write_vllm_file(s, records);
+}
+
+void RunOutputs::finish(bool aborted) { write_sweep(aborted); }
+
+void RunOutputs::write_sweep(bool aborted) {
+  if (cfg_.output_json.empty()) return;
+  SweepMeta meta;
+  meta.created_unix_s = static_cast<std::int64_t>(std::time(nullptr));
+  meta.aborted = aborted;
+  if (!cfg_.requests_jsonl.empty()) meta.requests_file = relative_to_doc(cfg_.requests_jsonl, cfg_.output_json);
+  write_sweep_json(cfg_.output_json, sweep_json(ctx_, stages_, meta));
+  note_written(cfg_.output_json);
+}
+
+void RunOutputs::write_csv() {
+  if (cfg_.csv.empty()) return;
+  write_csv_file(cfg_.csv, format_csv_table(ctx_.load_mode, stages_));
+  note_written(cfg_.csv);
+}
+
+void RunOutputs::note_written(const std::string& path) {
+  if (std::find(written_.begin(), written_.end(), path) == written_.end()) written_.push_back(path);
+}
+
+void RunOutputs::write_vllm_file(const StageSummary& s, const std::vector<RequestRecord>& records) {
+  VllmStageOptions opt;
+  opt.metrics = vllm_selected_metrics(cfg_.percentile_metrics, s.load);
+  opt.percentiles = cfg_.metric_percentiles;
+  opt.date = vllm_date(static_cast<std::int64_t>(s.end_unix_s));
+  opt.records = &records;
+  opt.save_detailed = cfg_.save_detailed;
+  std::string name = vllm_result_filename(ctx_, s.load, opt.date);
+  if (cfg_.result_filename) {
+    name = *cfg_.result_filename;
+    // Several stages cannot share one name: the stage index goes before the extension.
+    if (ctx_.load_values.size() > 1) {
+      fs::path p(name);
+      name = (p.parent_path() / fmt::format("{}-stage{}{}", p.stem().string(), s.stage_index,
+                                            p.extension().string())).string();
+    }
+  }
+  const fs::path path = cfg_.result_dir.empty() ? fs::path(name) : fs::path(cfg_.result_dir) / name;
+  write_vllm_result(path.string(), vllm_stage_json(ctx_, s, opt), false);
+  note_written(path.string());
+}
+
+}  // namespace sb::pipeline

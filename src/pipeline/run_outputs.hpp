@@ -1,0 +1,47 @@
+#pragma once
+// The files one `servebench run` writes, as the run progresses: the per-request JSONL (one line per
+// request as it finishes), the sweep document and the --csv table (both rewritten after every
+// stage), and vLLM's per-stage files with --save-result. Formatting is delegated to report/; this
+// class only decides when and where.
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "pipeline/run_config.hpp"
+#include "metrics/request_record.hpp"
+#include "metrics/stage_summary.hpp"
+#include "report/jsonl_sink.hpp"
+#include "report/run_context.hpp"
+
+namespace sb::pipeline {
+
+class RunOutputs {
+ public:
+  // Opens (truncates) the JSONL file. Throws sb::UserError naming a path that cannot be written.
+  RunOutputs(const RunConfig& cfg, const RunContext& ctx);
+  RunOutputs(const RunOutputs&) = delete;
+  RunOutputs& operator=(const RunOutputs&) = delete;
+
+  // Thread-safe, never throws; flushed at once so a crash loses nothing.
+  void append_record(std::size_t stage, const std::string& request_id, const RequestRecord& r);
+  // After each stage: keeps the summary, rewrites the sweep document and the CSV, writes the vLLM file.
+  void stage_done(const StageSummary& s, const std::vector<RequestRecord>& records);
+  // At the end (also after Ctrl-C): final sweep document with `aborted`.
+  void finish(bool aborted);
+
+  const std::vector<std::string>& written() const { return written_; }  // paths, for the closing note
+
+ private:
+  void write_sweep(bool aborted);
+  void write_csv();
+  void note_written(const std::string& path);
+  void write_vllm_file(const StageSummary& s, const std::vector<RequestRecord>& records);
+
+  const RunConfig& cfg_;
+  const RunContext& ctx_;
+  std::vector<StageSummary> stages_;
+  std::unique_ptr<JsonlSink> jsonl_;
+  std::vector<std::string> written_;
+};
+
+}  // namespace sb::pipeline

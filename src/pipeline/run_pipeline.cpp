@@ -1,0 +1,244 @@
+#include "pipeline/run_pipeline.hpp"
+
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <csignal>
+#include <limits>
+
+#include "pipeline/output_recount.hpp"
+#include "pipeline/run_outputs.hpp"
+#include "pipeline/run_prepare.hpp"
+#include "pipeline/run_progress.hpp"
+#include "exec/runner.hpp"
+#include "load/schedule.hpp"
+#include "metrics/summarize.hpp"
+#include "report/console_summary.hpp"
+#include "report/staircase_table.hpp"
+
+namespace sb::pipeline {
+
+namespace {
+
+// Ctrl-C: the handler only flips flags (both async-signal-safe); the pipeline notices between
+// stages, the runner within a few ms.
+std::atomic<Runner*> g_runner{nullptr};
+volatile std::sig_atomic_t g_stop = 0;
+
+extern "C" void on_stop_signal(int) {
+  g_stop = 1;
+  if (Runner* r = g_runner.load()) r->request_stop();
+}
+
+class SignalScope {
+ public:
+  explicit SignalScope(bool enabled) : enabled_(enabled) {
+    g_stop = 0;
+    if (!enabled_) return;
+    struct sigaction sa {};
+    sa.sa_handler = on_stop_signal;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, &old_int_);
+    sigaction(SIGTERM, &sa, &old_term_);
+  }
+  ~SignalScope() {
+    if (!enabled_) return;
+    sigaction(SIGINT, &old_int_, nullptr);
+    sigaction(SIGTERM, &old_term_, nullptr);
+  }
+
+ private:
+  bool enabled_;
+  struct sigaction old_int_ {}, old_term_ {};
+};
+
+void note(const PipelineIo& io, const std::string& line) { std::fprintf(io.err, "%s\n", line.c_str()); }
+
+void print(std::FILE* out, const std::string& text) {
+  std::fputs(text.c_str(), out);
+  std::fflush(out);
+}
+
+ClientOptions client_options(const RunConfig& cfg, const Prepared& p) {
+  ClientOptions o;
+  o.endpoint = cfg.endpoint;
+  o.path = cfg.endpoint_path;
+  o.api = cfg.api;
+  o.headers = request_headers(cfg);
+  o.timeout_s = cfg.timeout_s;
+  o.idle_timeout_s = cfg.idle_timeout_s;
+  o.threads = cfg.client_threads;
+  // The text is needed for --save-detailed, and to re-tokenize outputs the server did not count.
+  o.keep_text = cfg.save_detailed || p.local_tokenizer;
+  return o;
+}
+
+ConsoleOptions console_options(const RunConfig& cfg) {
+  ConsoleOptions o;
+  o.percentile_metrics = cfg.percentile_metrics;
+  o.metric_percentiles = cfg.metric_percentiles;
+  o.goodput = !cfg.goodput_slo_ms.empty();
+  o.has_tokenizer = true;  // counts always exist: usage, the tokenizer, or token events
+  return o;
+}
+
+ProgressView stage_view(const Staircase& sc, const StagePlan& plan) {
+  ProgressView v;
+  v.stage_index = plan.index;
+  v.stage_count = sc.stages.size();
+  const std::string value = plan.load_value == std::numeric_limits<double>::infinity()
+                                ? "inf"
+                                : fmt::format("{:g}", plan.load_value);
+  v.load_label = sc.mode == LoadMode::concurrency ? "concurrency " + value : "rate " + value + " req/s";
+  return v;
+}
+
+}  // namespace
+}  // namespace sb::pipeline
+
+namespace sb::pipeline {
+
+namespace {
+
+StageInput stage_input(const RunConfig& cfg, const Prepared& p, const StagePlan& plan) {
+  StageInput in;
+  in.stage_index = plan.index;
+  in.bodies = &p.bodies;
+  const std::size_t n = static_cast<std::size_t>(plan.num_requests);
+  const bool several = p.staircase.stages.size() > 1;
+  for (std::size_t i = 0; i < n; ++i) {
+    const RequestSpec& spec = p.dataset.requests[i];
+    // Ids stay unique across stages: a server may reject a request id it has seen in flight.
+    in.request_ids.push_back(several ? fmt::format("{}-s{}", spec.request_id, plan.index) : spec.request_id);
+    in.dataset_prompt_tokens.push_back(spec.prompt_tokens);
+    in.expected_output_tokens.push_back(spec.max_tokens);
+  }
+  const ScheduleParams sp{n, plan.load.request_rate, plan.load.burstiness, cfg.dataset.seed};
+  in.offsets_ns = cfg.ramp.kind == RampKind::none ? make_schedule(sp) : make_ramp_schedule(sp, cfg.ramp);
+  in.max_concurrency = plan.load.max_concurrency;
+  return in;
+}
+
+// vLLM's warm-up: K copies of the first request under the first stage's limit; results ignored.
+void run_warmups(const RunConfig& cfg, const Prepared& p, Runner& runner, const PipelineIo& io) {
+  if (cfg.num_warmups <= 0) return;
+  std::vector<std::string> bodies(static_cast<std::size_t>(cfg.num_warmups), p.bodies.front());
+  StageInput in;
+  in.bodies = &bodies;
+  for (int i = 0; i < cfg.num_warmups; ++i) {
+    in.request_ids.push_back(fmt::format("{}warmup-{}", cfg.dataset.request_id_prefix, i));
+    in.dataset_prompt_tokens.push_back(p.dataset.requests.front().prompt_tokens);
+    in.expected_output_tokens.push_back(p.dataset.requests.front().max_tokens);
+  }
+  in.offsets_ns.assign(bodies.size(), 0);
+  in.max_concurrency = p.staircase.stages.front().load.max_concurrency;
+  StageOutput out = runner.run_stage(in, {}, {});
+  int failed = 0;
+  for (const RequestRecord& r : out.records) failed += r.ok() ? 0 : 1;
+  note(io, fmt::format("Warm-up: {} requests, {} failed", cfg.num_warmups, failed));
+}
+
+StageSummary summarize_stage(const RunConfig& cfg, const Prepared& p, const StagePlan& plan,
+                             const StageOutput& out) {
+  SummarizeParams sp;
+  sp.stage_index = plan.index;
+  sp.load = plan.load;
+  sp.num_prompts = plan.num_requests;
+  sp.percentiles = cfg.metric_percentiles;
+  sp.goodput_slo_ms = cfg.goodput_slo_ms;
+  sp.duration_ns = out.end_ns;
+  sp.anchor = p.ctx.clock_anchor;
+  sp.t0_ns = out.t0_ns;
+  sp.aborted = out.aborted;
+  return summarize(out.records, sp);
+}
+
+bool too_many_failures(const RunConfig& cfg, const StageSummary& s) {
+  return cfg.max_failure_ratio && s.sent > 0 &&
+         static_cast<double>(s.failed) / s.sent > *cfg.max_failure_ratio;
+}
+
+void print_stage_header(const RunContext& ctx, const StagePlan& plan, const PipelineIo& io) {
+  const RampHeader ramp{ctx.ramp_up_strategy, ctx.ramp_up_start_rps, ctx.ramp_up_end_rps};
+  print(io.out, format_stage_header(plan.load, ctx.ramp_up_strategy.empty() ? nullptr : &ramp));
+}
+
+struct StageRun {
+  StageSummary summary;
+  bool stop = false;
+};
+
+StageRun run_one_stage(const RunConfig& cfg, const Prepared& p, const StagePlan& plan, Runner& runner,
+                       RunOutputs& outputs, const PipelineIo& io) {
+  const StageInput in = stage_input(cfg, p, plan);
+  print_stage_header(p.ctx, plan, io);
+  ProgressLine progress(io.err, io.progress && !cfg.disable_tqdm && isatty(fileno(io.err)),
+                        stage_view(p.staircase, plan));
+  // Outputs re-tokenized on the worker thread (local tokenizer only: microseconds, no I/O); each
+  // slot is written by the one thread that finished that request, applied after the stage.
+  std::vector<int> recounted(in.request_ids.size(), -1);
+  auto on_record = [&](const RequestRecord& r) {
+    if (!p.local_tokenizer || !needs_output_recount(r)) {
+      outputs.append_record(plan.index, in.request_ids[r.index], r);
+      return;
+    }
+    RequestRecord copy = r;
+    recount_output_tokens(*p.tokenizer, copy, false);
+    recounted[r.index] = copy.output_tokens;
+    outputs.append_record(plan.index, in.request_ids[r.index], copy);
+  };
+  StageOutput out = runner.run_stage(in, on_record, [&](const Progress& pr) { progress.update(pr); });
+  progress.clear();
+  for (RequestRecord& r : out.records) {
+    if (recounted[r.index] >= 0) {
+      r.output_tokens = recounted[r.index];
+      r.token_source = TokenSource::tokenizer;
+    }
+    if (!cfg.save_detailed) std::string().swap(r.generated_text);
+  }
+  StageRun run;
+  run.summary = summarize_stage(cfg, p, plan, out);
+  outputs.stage_done(run.summary, out.records);
+  print(io.out, format_failed_requests(out.records) + format_console_summary(run.summary, console_options(cfg)));
+  run.stop = out.aborted || g_stop != 0;
+  return run;
+}
+
+}  // namespace
+
+RunResult run_pipeline(const RunConfig& cfg, const PipelineIo& io) {
+  SignalScope signals(io.handle_signals);
+  Prepared p = prepare_run(cfg, io.err);
+  RunResult result;
+  result.model_id = p.ctx.model_id;
+  RunOutputs outputs(cfg, p.ctx);
+  Runner runner(client_options(cfg, p));
+  g_runner.store(&runner);
+  struct Unregister {
+    ~Unregister() { g_runner.store(nullptr); }
+  } unregister;
+  if (g_stop == 0) run_warmups(cfg, p, runner, io);
+  bool failures = false;
+  for (const StagePlan& plan : p.staircase.stages) {
+    if (g_stop != 0) break;
+    StageRun run = run_one_stage(cfg, p, plan, runner, outputs, io);
+    failures = failures || too_many_failures(cfg, run.summary);
+    result.stages.push_back(std::move(run.summary));
+    if (run.stop) break;
+  }
+  result.aborted = g_stop != 0;
+  outputs.finish(result.aborted);
+  if (!result.stages.empty()) print(io.out, format_staircase_table(p.ctx.load_mode, result.stages));
+  for (const std::string& path : outputs.written()) note(io, "wrote " + path);
+  if (result.aborted) {
+    note(io, "aborted: outputs written and marked \"aborted\": true");
+    result.code = ExitCode::aborted;
+  } else if (failures) {
+    note(io, fmt::format("failed: a stage's failure ratio exceeded --max-failure-ratio {}", *cfg.max_failure_ratio));
+    result.code = ExitCode::too_many_failures;
+  }
+  return result;
+}
+
+}  // namespace sb::pipeline

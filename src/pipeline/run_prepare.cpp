@@ -1,0 +1,158 @@
+#include "pipeline/run_prepare.hpp"
+
+#include <fmt/format.h>
+#include <strings.h>
+
+#include <algorithm>
+
+#include "pipeline/run_config_json.hpp"
+#include "core/error.hpp"
+#include "target/preflight.hpp"
+#include "target/server_tokenizer.hpp"
+#include "protocol/request_builder.hpp"
+
+namespace sb::pipeline {
+
+namespace {
+
+void note(std::FILE* err, const std::string& line) { std::fprintf(err, "%s\n", line.c_str()); }
+
+PreflightResult run_preflight(const RunConfig& cfg, std::FILE* err) {
+  PreflightInput in;
+  in.endpoint = cfg.endpoint;
+  in.headers = request_headers(cfg);
+  in.api_key_source = cfg.api_key_source;
+  in.model = cfg.served_model_name ? cfg.served_model_name : cfg.model;
+  in.timeout_s = std::min(cfg.timeout_s, 30.0);
+  PreflightResult r = preflight(in);
+  for (const std::string& w : r.warnings) note(err, "warning: " + w);
+  return r;
+}
+
+// Without --tokenizer, the server's own /tokenize gives exact prompt lengths (vLLM and
+// `servebench sim --tokenizer` serve it); else lengths stay approximate, and the run says so.
+std::unique_ptr<ServerTokenizer> server_tokenizer(const RunConfig& cfg, const std::string& model, std::FILE* err) {
+  ServerTokenizerOptions opt;
+  opt.endpoint = cfg.endpoint;
+  opt.headers = request_headers(cfg);
+  opt.model = model;
+  opt.timeout_s = std::min(cfg.timeout_s, 30.0);
+  ServerTokenizerProbe probe = probe_server_tokenizer_detailed(opt);
+  if (!probe.tokenizer) {
+    note(err, fmt::format("warning: no --tokenizer and the server cannot tokenize ({}): prompt token counts "
+                          "are approximate; output counts come from usage or token events",
+                          probe.unavailable_reason));
+    return nullptr;
+  }
+  note(err, fmt::format("note: no --tokenizer: prompt lengths are counted by the server's /tokenize ({})",
+                        probe.tokenizer->name()));
+  return std::move(probe.tokenizer);
+}
+
+// The random dataset draws token ids, which a server tokenizer cannot give (no vocabulary): its
+// word prompts (one token per word) are built one word short per special token the server adds,
+// then recounted by the server, so the counted lengths are the requested ones.
+Dataset load_with_server_tokenizer(const RunConfig& cfg, const ServerTokenizer& tok) {
+  if (cfg.dataset.name != "random") return load_dataset(cfg.dataset, &tok);
+  DatasetConfig words = cfg.dataset;
+  const int specials = static_cast<int>(tok.num_special_tokens_to_add());
+  words.random_input_len = std::max(1, words.random_input_len - specials);
+  Dataset ds = load_dataset(words, nullptr);
+  recount_prompt_tokens(tok, ds.requests);
+  ds.warnings.clear();  // "lengths are approximate" no longer holds: the server counted them
+  return ds;
+}
+
+std::vector<std::string> build_bodies(const RunConfig& cfg, const std::string& model, const Dataset& ds) {
+  RequestOptions opt;
+  opt.api = cfg.api;
+  opt.model = model;
+  opt.ignore_eos = cfg.ignore_eos;
+  opt.logprobs = cfg.logprobs;
+  opt.sampling_json = cfg.sampling_json;
+  opt.extra_body_json = cfg.extra_body_json;
+  std::vector<std::string> bodies;
+  bodies.reserve(ds.requests.size());
+  for (const RequestSpec& spec : ds.requests) bodies.push_back(build_request_body(opt, spec));
+  return bodies;
+}
+
+StaircaseParams staircase_params(const RunConfig& cfg, int num_requests) {
+  StaircaseParams p;
+  p.concurrency = cfg.concurrency;
+  p.request_rates = cfg.request_rates;
+  p.max_concurrency = cfg.max_concurrency;
+  p.burstiness = cfg.burstiness;
+  p.num_prompts = num_requests;
+  return p;
+}
+
+RunContext make_context(const RunConfig& cfg, const PreflightResult& pf, const Prepared& p) {
+  RunContext ctx;
+  ctx.backend = cfg.backend;
+  ctx.label = cfg.label;
+  // vLLM [N]: model_id is --model, else the served entry's root (the model path), else its id.
+  ctx.model_id = cfg.model ? *cfg.model : (pf.model_root.empty() ? pf.model_id : pf.model_root);
+  ctx.served_model_name = pf.model_id;
+  ctx.tokenizer_id = p.tokenizer ? (cfg.tokenizer ? *cfg.tokenizer : p.tokenizer->name()) : "";
+  ctx.base_url = cfg.base_url;
+  ctx.endpoint = cfg.endpoint_path;
+  ctx.num_prompts = cfg.dataset.num_prompts;
+  ctx.load_mode = p.staircase.mode;
+  for (const StagePlan& s : p.staircase.stages) ctx.load_values.push_back(s.load_value);
+  ctx.metric_percentiles = cfg.metric_percentiles;
+  ctx.percentile_metrics = cfg.percentile_metrics;
+  ctx.goodput_slo_ms = cfg.goodput_slo_ms;
+  if (cfg.ramp.kind != RampKind::none) {
+    ctx.ramp_up_strategy = cfg.ramp.kind == RampKind::linear ? "linear" : "exponential";
+    ctx.ramp_up_start_rps = cfg.ramp.start_rps;
+    ctx.ramp_up_end_rps = cfg.ramp.end_rps;
+  }
+  ctx.metadata = cfg.metadata;
+  ctx.config_json = redacted_config_json(cfg, ctx.model_id);
+  ctx.clock_anchor = ClockAnchor::now();
+  ctx.client_threads = cfg.client_threads;
+  fill_environment(ctx);
+  return ctx;
+}
+
+}  // namespace
+
+HeaderList request_headers(const RunConfig& c) {
+  HeaderList h;
+  if (!c.api_key.empty()) h.emplace_back("Authorization", "Bearer " + c.api_key);
+  for (const auto& [name, value] : c.headers) {
+    bool replaced = false;
+    for (auto& [n, v] : h) {
+      if (strcasecmp(n.c_str(), name.c_str()) == 0) {
+        v = value;
+        replaced = true;
+      }
+    }
+    if (!replaced) h.emplace_back(name, value);
+  }
+  return h;
+}
+
+Prepared prepare_run(const RunConfig& cfg, std::FILE* err) {
+  Prepared p;
+  const PreflightResult pf = run_preflight(cfg, err);
+  if (cfg.tokenizer) {
+    p.tokenizer = Tokenizer::load(*cfg.tokenizer);
+    p.local_tokenizer = true;
+    p.dataset = load_dataset(cfg.dataset, p.tokenizer.get());
+  } else if (auto server = server_tokenizer(cfg, pf.model_id, err)) {
+    p.dataset = load_with_server_tokenizer(cfg, *server);
+    p.tokenizer = std::move(server);
+  } else {
+    p.dataset = load_dataset(cfg.dataset, nullptr);
+  }
+  for (const std::string& w : p.dataset.warnings) note(err, "warning: " + w);
+  if (p.dataset.requests.empty()) throw UserError("the dataset produced no request");
+  p.bodies = build_bodies(cfg, pf.model_id, p.dataset);
+  p.staircase = plan_staircase(staircase_params(cfg, static_cast<int>(p.dataset.requests.size())));
+  p.ctx = make_context(cfg, pf, p);
+  return p;
+}
+
+}  // namespace sb::pipeline

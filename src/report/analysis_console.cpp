@@ -1,0 +1,145 @@
+#include "report/analysis_console.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include <fmt/format.h>
+
+namespace sb::analyze {
+namespace {
+
+std::string cell(std::optional<double> v, const char* spec = "{:.1f}") {
+  return v ? fmt::format(fmt::runtime(spec), *v) : std::string("-");
+}
+
+std::string load_text(double v) { return std::isinf(v) ? "inf" : fmt::format("{:g}", v); }
+
+// "+28%"; a change that rounds to 0 is "0%" rather than "-0%".
+std::string percent_text(double rel) {
+  if (std::isnan(rel)) return "-";
+  if (std::abs(rel) < 0.005) return "0%";
+  return fmt::format("{:+.0f}%", 100 * rel);
+}
+
+std::string stage_table(const results::Run& run, const RunAnalysis& a) {
+  std::string out = fmt::format("{:>8} {:>9} {:>10} {:>10} {:>10} {:>10} {:>10} {:>6}  {}\n",
+                                run.load_mode == "concurrency" ? "conc" : "rate", "req/s", "out tok/s",
+                                "TTFT p50", "TTFT p99", "TPOT p50", "ITL p99", "failed", "region");
+  for (std::size_t i = 0; i < run.stages.size(); ++i) {
+    const auto& s = run.stages[i];
+    const bool knee = a.curve.knee && *a.curve.knee == i;
+    out += fmt::format("{:>8} {:>9.2f} {:>10.1f} {:>10} {:>10} {:>10} {:>10} {:>6}  {}{}\n", load_text(s.load_value),
+                       s.request_throughput, s.output_throughput, cell(s.value("ttft_p50")),
+                       cell(s.value("ttft_p99")), cell(s.value("tpot_p50")), cell(s.value("itl_p99")), s.failed,
+                       i < a.curve.regions.size() ? to_string(a.curve.regions[i].region) : "", knee ? "  <- knee" : "");
+  }
+  return out;
+}
+
+std::string capacity_text(const results::Run& run, const RunAnalysis& a) {
+  std::string out;
+  if (a.replicas) {
+    const auto& r = *a.replicas;
+    out += fmt::format("capacity for {:g} req/s: ", r.target_qps);
+    out += r.replicas_at_knee ? fmt::format("{} replicas at the knee ({:.2f} req/s each), ", *r.replicas_at_knee,
+                                            *r.knee_rps)
+                              : std::string("no knee, ");
+    out += r.replicas_at_peak ? fmt::format("{} at the plateau peak ({:.2f} req/s each)\n", *r.replicas_at_peak,
+                                            r.peak_rps)
+                              : std::string("no throughput measured\n");
+  }
+  if (a.slo) {
+    if (!a.slo->stage) {
+      out += "SLO: " + a.slo->goodput_source + "\n";
+    } else {
+      out += fmt::format("SLO: highest level meeting every SLO: {} ({:.2f} req/s), goodput {} ({})\n",
+                         load_text(run.stages[*a.slo->stage].load_value), a.slo->request_throughput,
+                         cell(a.slo->goodput, "{:.2f} req/s"), a.slo->goodput_source);
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string text_chart(const std::string& title, const std::vector<std::string>& row_labels,
+                       const std::vector<double>& values, int marked_row, int width) {
+  std::string out = title + "\n";
+  double max_v = 0;
+  for (double v : values)
+    if (std::isfinite(v)) max_v = std::max(max_v, v);
+  for (std::size_t i = 0; i < values.size() && i < row_labels.size(); ++i) {
+    const double v = std::isfinite(values[i]) ? values[i] : 0;
+    const int bar = max_v > 0 ? static_cast<int>(std::lround(v / max_v * width)) : 0;
+    out += fmt::format("{:>8} |{:<{}}| {:.1f}{}\n", row_labels[i], std::string(static_cast<std::size_t>(bar), '#'),
+                       width, v, static_cast<int>(i) == marked_row ? "  <- knee" : "");
+  }
+  return out;
+}
+
+std::string console_report(const results::Run& run, const RunAnalysis& a) {
+  std::string out = fmt::format("== {} ({}, {})\n", run.label, run.source, run.load_mode);
+  out += stage_table(run, a);
+  const int knee = a.curve.knee ? static_cast<int>(*a.curve.knee) : -1;
+  if (a.curve.knee)
+    out += fmt::format("knee: {} = {} ({:.2f} req/s): {}\n", run.load_mode,
+                       load_text(run.stages[*a.curve.knee].load_value),
+                       run.stages[*a.curve.knee].request_throughput, a.curve.knee_reason);
+  else
+    out += "knee: " + a.curve.knee_reason + "\n";
+  if (a.curve.ttft_rise)
+    out += fmt::format("TTFT rises steeply from {} = {}\n", run.load_mode,
+                       load_text(run.stages[*a.curve.ttft_rise].load_value));
+  for (std::size_t i = 0; i < a.curve.regions.size(); ++i)
+    out += fmt::format("  {:>8}: {:<8} {}\n", load_text(run.stages[i].load_value),
+                       to_string(a.curve.regions[i].region), a.curve.regions[i].reason);
+  out += capacity_text(run, a);
+  std::vector<std::string> labels;
+  std::vector<double> rps, ttft, tok;
+  for (const auto& s : run.stages) {
+    labels.push_back(load_text(s.load_value));
+    rps.push_back(s.request_throughput);
+    ttft.push_back(s.value("ttft_p99").value_or(NAN));
+    tok.push_back(s.output_throughput);
+  }
+  out += "\n" + text_chart("requests/s", labels, rps, knee);
+  out += "\n" + text_chart("TTFT p99 (ms)", labels, ttft, knee);
+  out += "\n" + text_chart("output tokens/s", labels, tok, knee);
+  for (const auto& line : warning_lines(a.warnings)) out += "warning: " + line + "\n";
+  return out;
+}
+
+std::string console_compare(const results::Run& baseline, const results::Run& tuned, const Comparison& c,
+                            const GateResult& gate) {
+  std::string out = fmt::format("baseline: {} ({})\ntuned:    {} ({})\n", baseline.label, baseline.source,
+                                tuned.label, tuned.source);
+  out += fmt::format("{:>8}  {:<20} {:>12} {:>12} {:>12} {:>8}  {}\n", "load", "metric", "baseline", "tuned",
+                     "change", "rel", "significance");
+  for (std::size_t i = 0; i < c.stages.size(); ++i) {
+    const auto& sc = c.stages[i];
+    if (i > 0 && sc.deltas.size() > 1) out += "\n";  // one block per load level
+    for (const auto& d : sc.deltas) {
+      out += fmt::format("{:>8}  {:<20} {:>12} {:>12} {:>12} {:>8}  {}\n", load_text(sc.load_value), d.metric,
+                         cell(d.baseline, "{:.2f}"), cell(d.tuned, "{:.2f}"),
+                         std::isnan(d.abs_change) ? "-" : fmt::format("{:+.2f}", d.abs_change),
+                         percent_text(d.rel_change),
+                         to_string(d.significance));
+    }
+  }
+  auto knee = [](const std::optional<double>& v) { return v ? load_text(*v) : std::string("none in range"); };
+  const double peak_rel = c.baseline_peak_rps > 0 ? c.tuned_peak_rps / c.baseline_peak_rps - 1 : NAN;
+  out += fmt::format("knee: {} -> {}; peak req/s: {:.2f} -> {:.2f} ({})\n", knee(c.baseline_knee_load),
+                     knee(c.tuned_knee_load), c.baseline_peak_rps, c.tuned_peak_rps, percent_text(peak_rel));
+  if (!c.unmatched_loads.empty()) {
+    std::string loads;
+    for (double v : c.unmatched_loads) loads += (loads.empty() ? "" : ", ") + load_text(v);
+    out += "unmatched stages (in one run only, not compared): " + loads + "\n";
+  }
+  for (const auto& e : c.equivalence) out += "warning: not comparable: " + e + "\n";
+  for (const auto& h : c.hints) out += "hint: " + h + "\n";
+  for (const auto& v : gate.violations) out += "FAIL " + v.rule + ": " + v.message + "\n";
+  if (!gate.rules.empty() && gate.violations.empty()) out += "gate: all --fail-if rules passed\n";
+  return out;
+}
+
+}  // namespace sb::analyze

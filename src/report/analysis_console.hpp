@@ -1,0 +1,21 @@
+#pragma once
+// Terminal output of report and compare: staircase table, knee and regions, small text charts,
+// the compare table. Formatting only: everything shown is computed in analysis/compare/gate.
+#include <string>
+#include <vector>
+
+#include "analyze/analysis.hpp"
+#include "report/analysis_json.hpp"
+#include "analyze/compare.hpp"
+
+namespace sb::analyze {
+
+std::string console_report(const results::Run& run, const RunAnalysis& a);
+std::string console_compare(const results::Run& baseline, const results::Run& tuned, const Comparison& c,
+                            const GateResult& gate);
+
+// One horizontal-bar chart: one row per stage, bars scaled to the largest value.
+std::string text_chart(const std::string& title, const std::vector<std::string>& row_labels,
+                       const std::vector<double>& values, int marked_row, int width = 40);
+
+}  // namespace sb::analyze

@@ -1,0 +1,149 @@
+#include "report/analysis_json.hpp"
+
+#include <cmath>
+#include <cstdint>
+
+namespace sb::analyze {
+namespace {
+
+using nlohmann::ordered_json;
+
+ordered_json num(double v) {
+  if (std::isnan(v)) return nullptr;
+  if (std::isinf(v)) return "inf";
+  return v;
+}
+
+// Concurrency levels and whole rates read as integers, as vLLM writes max_concurrency.
+ordered_json load_num(double v) {
+  if (std::isfinite(v) && v == std::floor(v) && std::abs(v) < 1e15) return static_cast<std::int64_t>(v);
+  return num(v);
+}
+
+ordered_json opt(const std::optional<double>& v) { return v ? num(*v) : ordered_json(nullptr); }
+
+const char* load_key(const results::Run& run) {
+  return run.load_mode == "concurrency" ? "max_concurrency" : "request_rate";
+}
+
+ordered_json stage_ref(const results::Run& run, std::optional<std::size_t> i) {
+  if (!i) return nullptr;
+  const auto& s = run.stages[*i];
+  ordered_json j;
+  j["stage_index"] = s.stage_index;
+  j[load_key(run)] = load_num(s.load_value);
+  j["request_throughput"] = s.request_throughput;
+  return j;
+}
+
+ordered_json capacity_json(const RunAnalysis& a) {
+  ordered_json j = ordered_json::object();
+  if (a.replicas) {
+    const auto& r = *a.replicas;
+    j["target_qps"] = r.target_qps;
+    j["knee_rps"] = opt(r.knee_rps);
+    j["replicas_at_knee"] = r.replicas_at_knee ? ordered_json(*r.replicas_at_knee) : ordered_json(nullptr);
+    j["peak_rps"] = r.peak_rps;
+    j["replicas_at_peak"] = r.replicas_at_peak ? ordered_json(*r.replicas_at_peak) : ordered_json(nullptr);
+  }
+  return j;
+}
+
+ordered_json slo_json(const results::Run& run, const RunAnalysis& a) {
+  if (!a.slo) return nullptr;
+  ordered_json j;
+  j["highest_stage_meeting_slo"] = stage_ref(run, a.slo->stage);
+  j["missing_metrics"] = a.slo->missing;
+  j["goodput"] = opt(a.slo->goodput);
+  j["goodput_source"] = a.slo->goodput_source;
+  return j;
+}
+
+ordered_json delta_json(const MetricDelta& d) {
+  ordered_json j;
+  j["metric"] = d.metric;
+  j["baseline"] = opt(d.baseline);
+  j["tuned"] = opt(d.tuned);
+  j["abs_change"] = num(d.abs_change);
+  j["rel_change"] = num(d.rel_change);
+  j["higher_is_better"] = d.higher_is_better;
+  j["significance"] = to_string(d.significance);
+  j["ci"] = d.ci ? ordered_json::array({d.ci->low, d.ci->high}) : ordered_json(nullptr);
+  j["note"] = d.note;
+  return j;
+}
+
+}  // namespace
+
+ordered_json run_analysis_json(const results::Run& run, const RunAnalysis& a) {
+  ordered_json j;
+  j["source"] = run.source;
+  j["label"] = run.label;
+  j["format"] = run.format;
+  j["load_mode"] = run.load_mode;
+  j["knee"] = stage_ref(run, a.curve.knee);
+  if (a.curve.knee) j["knee"]["reason"] = a.curve.knee_reason;
+  j["knee_reason"] = a.curve.knee_reason;
+  j["peak"] = stage_ref(run, a.curve.peak);
+  j["ttft_rise"] = stage_ref(run, a.curve.ttft_rise);
+  ordered_json regions = ordered_json::array();
+  for (std::size_t i = 0; i < a.curve.regions.size(); ++i) {
+    regions.push_back({{"stage_index", run.stages[i].stage_index},
+                       {load_key(run), load_num(run.stages[i].load_value)},
+                       {"region", to_string(a.curve.regions[i].region)},
+                       {"reason", a.curve.regions[i].reason}});
+  }
+  j["regions"] = std::move(regions);
+  j["capacity"] = capacity_json(a);
+  j["slo"] = slo_json(run, a);
+  ordered_json w = ordered_json::array();
+  for (const auto& x : a.warnings) w.push_back({{"kind", x.kind}, {"stage", x.stage}, {"message", x.message}});
+  j["warnings"] = std::move(w);
+  return j;
+}
+
+ordered_json report_json(const std::vector<results::Run>& runs, const std::vector<RunAnalysis>& as) {
+  ordered_json j;
+  j["schema_version"] = 1;
+  j["kind"] = "servebench.analysis";
+  j["runs"] = ordered_json::array();
+  for (std::size_t i = 0; i < runs.size(); ++i) j["runs"].push_back(run_analysis_json(runs[i], as[i]));
+  return j;
+}
+
+ordered_json compare_json(const results::Run& baseline, const results::Run& tuned, const Comparison& c,
+                          const GateResult& gate) {
+  ordered_json j;
+  j["schema_version"] = 1;
+  j["kind"] = "servebench.comparison";
+  j["baseline"] = {{"source", baseline.source}, {"label", baseline.label}};
+  j["tuned"] = {{"source", tuned.source}, {"label", tuned.label}};
+  j["load_mode"] = c.load_mode;
+  j["comparable"] = c.equivalence.empty();
+  j["equivalence_warnings"] = c.equivalence;
+  ordered_json stages = ordered_json::array();
+  for (const auto& sc : c.stages) {
+    ordered_json s;
+    s["load_value"] = load_num(sc.load_value);
+    s["metrics"] = ordered_json::array();
+    for (const auto& d : sc.deltas) s["metrics"].push_back(delta_json(d));
+    stages.push_back(std::move(s));
+  }
+  j["stages"] = std::move(stages);
+  j["unmatched_loads"] = ordered_json::array();
+  for (double v : c.unmatched_loads) j["unmatched_loads"].push_back(load_num(v));
+  auto knee_load = [](const std::optional<double>& v) { return v ? load_num(*v) : ordered_json(nullptr); };
+  j["knee_shift"] = {{"baseline", knee_load(c.baseline_knee_load)}, {"tuned", knee_load(c.tuned_knee_load)}};
+  j["peak_rps"] = {{"baseline", c.baseline_peak_rps}, {"tuned", c.tuned_peak_rps}};
+  j["hints"] = c.hints;
+  ordered_json g;
+  g["rules"] = ordered_json::array();
+  for (const auto& r : gate.rules) g["rules"].push_back(r.text);
+  g["violations"] = ordered_json::array();
+  for (const auto& v : gate.violations) g["violations"].push_back({{"rule", v.rule}, {"message", v.message}});
+  g["passed"] = gate.violations.empty();
+  j["gate"] = std::move(g);
+  return j;
+}
+
+}  // namespace sb::analyze

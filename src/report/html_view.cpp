@@ -1,0 +1,106 @@
+#include "report/html_view.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <optional>
+
+#include <fmt/format.h>
+
+namespace sb::analyze {
+namespace {
+
+const char* const kChartKeys[] = {"request_throughput", "output_throughput", "total_token_throughput",
+                                  "ttft_p50", "ttft_p99", "tpot_p50", "itl_p99"};
+
+std::string num(std::optional<double> v) { return v ? fmt::format("{:.2f}", *v) : "-"; }
+
+std::string knee_text(const results::Run& run, const CurveAnalysis& c) {
+  if (!c.knee) return c.knee_reason;
+  return fmt::format("knee at {} {:g} ({:.2f} req/s)", run.load_mode, run.stages[*c.knee].load_value,
+                     run.stages[*c.knee].request_throughput);
+}
+
+// A stage with an unlimited rate has no place on a numeric axis: it is drawn at `unlimited_x` (one
+// step past the highest tested rate, labelled "inf" by the page) so the curve still shows where the
+// server ends up when nothing holds the load back. Without such a stand-in it stays in the table only.
+html::RunView run_view(const results::Run& run, const RunAnalysis& a, std::optional<double> unlimited_x) {
+  html::RunView v;
+  v.label = run.label;
+  v.knee_text = knee_text(run, a.curve);
+  v.config_json = run.config_json;
+  v.warnings = warning_lines(a.warnings);
+  for (std::size_t i = 0; i < run.stages.size(); ++i) {
+    const auto& s = run.stages[i];
+    const std::string region = i < a.curve.regions.size() ? to_string(a.curve.regions[i].region) : "";
+    v.table_rows.push_back({std::isinf(s.load_value) ? "inf" : fmt::format("{:g}", s.load_value),
+                            fmt::format("{:.2f}", s.request_throughput), fmt::format("{:.1f}", s.output_throughput),
+                            num(s.value("ttft_p50")), num(s.value("ttft_p99")), num(s.value("tpot_p50")),
+                            num(s.value("itl_p99")), std::to_string(s.failed), region});
+    if (i < a.curve.regions.size()) v.region_reasons.push_back(a.curve.regions[i].reason);
+    const bool finite = std::isfinite(s.load_value);
+    if (!finite && !unlimited_x) continue;
+    if (a.curve.knee && *a.curve.knee == i) v.knee = v.x.size();
+    if (a.curve.ttft_rise && *a.curve.ttft_rise == i) v.ttft_rise = v.x.size();
+    v.x.push_back(finite ? s.load_value : *unlimited_x);
+    v.regions.push_back(region);
+    for (const char* key : kChartKeys) v.metrics[key].push_back(s.value(key).value_or(NAN));
+  }
+  return v;
+}
+
+// Rate sweeps ending in `inf`: the stand-in x is twice the highest finite rate of any run (one more
+// step of the usual doubling staircase), or 1 when no run has a finite rate.
+std::optional<double> unlimited_position(const std::vector<results::Run>& runs) {
+  bool any_inf = false;
+  double hi = 0;
+  for (const auto& r : runs) {
+    for (const auto& s : r.stages) {
+      if (std::isinf(s.load_value)) any_inf = true;
+      else hi = std::max(hi, s.load_value);
+    }
+  }
+  if (!any_inf) return std::nullopt;
+  return hi > 0 ? 2 * hi : 1.0;
+}
+
+}  // namespace
+
+html::Document html_document(const std::vector<results::Run>& runs, const std::vector<RunAnalysis>& analyses) {
+  html::Document d;
+  d.x_label = !runs.empty() && runs[0].load_mode == "request_rate" ? "request rate (req/s)" : "concurrency";
+  d.table_header = {"load", "req/s", "out tok/s", "TTFT p50", "TTFT p99", "TPOT p50", "ITL p99", "failed", "region"};
+  d.unlimited_x = unlimited_position(runs);
+  double lo = INFINITY, hi = 0;
+  for (std::size_t i = 0; i < runs.size(); ++i) {
+    d.runs.push_back(run_view(runs[i], analyses[i], d.unlimited_x));
+    for (double x : d.runs.back().x) lo = std::min(lo, x), hi = std::max(hi, x);
+  }
+  d.log_x = lo > 0 && hi / lo >= 16;
+  return d;
+}
+
+html::Document html_compare_document(const std::vector<results::Run>& runs, const std::vector<RunAnalysis>& analyses,
+                                     const Comparison& c, const GateResult& gate) {
+  html::Document d = html_document(runs, analyses);
+  d.title = "servebench compare";
+  html::Table t;
+  t.header = {"load", "metric", "baseline", "tuned", "change", "relative", "significance"};
+  for (const auto& sc : c.stages) {
+    for (const auto& m : sc.deltas) {
+      t.rows.push_back({fmt::format("{:g}", sc.load_value), m.metric, num(m.baseline), num(m.tuned),
+                        std::isnan(m.abs_change) ? "-" : fmt::format("{:+.2f}", m.abs_change),
+                        std::isnan(m.rel_change) ? "-" : fmt::format("{:+.0f}%", 100 * m.rel_change),
+                        to_string(m.significance)});
+    }
+  }
+  d.comparison = std::move(t);
+  auto knee = [](const std::optional<double>& v) { return v ? fmt::format("{:g}", *v) : std::string("none in range"); };
+  d.notes.push_back(fmt::format("knee: {} -> {}; peak req/s: {:.2f} -> {:.2f}", knee(c.baseline_knee_load),
+                                knee(c.tuned_knee_load), c.baseline_peak_rps, c.tuned_peak_rps));
+  for (const auto& e : c.equivalence) d.notes.push_back("not comparable: " + e);
+  for (const auto& h : c.hints) d.notes.push_back("hint: " + h);
+  for (const auto& v : gate.violations) d.notes.push_back("FAIL " + v.rule + ": " + v.message);
+  return d;
+}
+
+}  // namespace sb::analyze

@@ -1,0 +1,19 @@
+#pragma once
+// Turns runs and their analysis (and optionally a comparison) into the plain document the HTML
+// writer (report/html_report.hpp) formats.
+#include <vector>
+
+#include "analyze/analysis.hpp"
+#include "report/analysis_json.hpp"
+#include "analyze/compare.hpp"
+#include "report/html_report.hpp"
+
+namespace sb::analyze {
+
+html::Document html_document(const std::vector<results::Run>& runs, const std::vector<RunAnalysis>& analyses);
+
+// The report of both runs overlaid, with the before/after table on top.
+html::Document html_compare_document(const std::vector<results::Run>& runs, const std::vector<RunAnalysis>& analyses,
+                                     const Comparison& c, const GateResult& gate);
+
+}  // namespace sb::analyze

@@ -1,0 +1,76 @@
+#include "report/html_view.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "analyze/fixtures.hpp"
+
+namespace sb::analyze {
+namespace {
+
+TEST(HtmlView, RunViewCarriesCurvesKneeAndRegions) {
+  std::vector<results::Run> runs{test::read_fixture("knee_c16.json"), test::read_fixture("noisy.json")};
+  const auto d = html_document(runs, analyze_runs(runs, {}));
+  ASSERT_EQ(d.runs.size(), 2u);
+  EXPECT_TRUE(d.log_x);  // 1..128
+  EXPECT_EQ(d.x_label, "concurrency");
+  const auto& r = d.runs[0];
+  EXPECT_EQ(r.x.size(), 8u);
+  EXPECT_EQ(r.knee, std::optional<std::size_t>(4));
+  EXPECT_EQ(r.regions[5], "plateau");
+  EXPECT_DOUBLE_EQ(r.metrics.at("request_throughput")[4], 32.0);
+  EXPECT_DOUBLE_EQ(r.metrics.at("ttft_p99")[5], 200.0);
+  EXPECT_EQ(r.table_rows.size(), 8u);
+  EXPECT_EQ(r.table_rows[4][0], "16");
+  EXPECT_NE(r.config_json.find("<redacted>"), std::string::npos);
+}
+
+// A rate sweep 2, 4, 8, inf: the inf stage is drawn one doubling past the highest rate (16) and
+// keeps its place in the table; concurrency sweeps have no stand-in.
+TEST(HtmlView, UnlimitedRateStageIsDrawnPastTheHighestRate) {
+  results::Run run;
+  run.label = "rates";
+  run.load_mode = "request_rate";
+  const double rates[] = {2, 4, 8, INFINITY}, achieved[] = {2, 4, 7.5, 7.8};
+  for (int i = 0; i < 4; ++i) {
+    results::Stage s;
+    s.stage_index = i;
+    s.load_value = s.request_rate = rates[i];
+    s.request_throughput = achieved[i];
+    s.completed = 50;
+    s.latency_ms["p99_ttft_ms"] = 100 + 10 * i;
+    run.stages.push_back(s);
+  }
+  std::vector<results::Run> runs{run};
+  const auto d = html_document(runs, analyze_runs(runs, {}));
+  ASSERT_TRUE(d.unlimited_x.has_value());
+  EXPECT_DOUBLE_EQ(*d.unlimited_x, 16.0);
+  const auto& v = d.runs[0];
+  EXPECT_EQ(v.x, (std::vector<double>{2, 4, 8, 16}));
+  EXPECT_DOUBLE_EQ(v.metrics.at("request_throughput")[3], 7.8);
+  EXPECT_DOUBLE_EQ(v.metrics.at("ttft_p99")[3], 130.0);
+  EXPECT_EQ(v.regions.size(), 4u);
+  EXPECT_EQ(v.table_rows[3][0], "inf");
+  EXPECT_EQ(d.x_label, "request rate (req/s)");
+
+  std::vector<results::Run> conc{test::read_fixture("knee_c16.json")};
+  EXPECT_FALSE(html_document(conc, analyze_runs(conc, {})).unlimited_x.has_value());
+}
+
+TEST(HtmlView, CompareDocumentHasTableAndNotes) {
+  std::vector<results::Run> runs{test::read_fixture("tuned.json"), test::read_fixture("baseline.json")};
+  const auto as = analyze_runs(runs, {});
+  const auto c = compare_runs({runs[0], runs[1], as[0].curve, as[1].curve, {"ttft_p99"}, {}});
+  GateResult g{{parse_gate_rule("ttft_p99:+10%")}, {}};
+  g.violations = evaluate_gate(g.rules, c);
+  const auto d = html_compare_document(runs, as, c, g);
+  ASSERT_TRUE(d.comparison.has_value());
+  EXPECT_EQ(d.comparison->rows.size(), 3u);
+  EXPECT_EQ(d.comparison->rows[0][1], "ttft_p99");
+  ASSERT_EQ(d.notes.size(), 4u);  // knee shift, then one violation per stage
+  EXPECT_EQ(d.notes[0], "knee: none in range -> none in range; peak req/s: 10.92 -> 9.63");
+}
+
+}  // namespace
+}  // namespace sb::analyze
