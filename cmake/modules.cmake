@@ -5,12 +5,12 @@ function(sb_module name)
   if(srcs)
     add_library(sb_${name} STATIC ${srcs})
     target_include_directories(sb_${name} PUBLIC "${PROJECT_SOURCE_DIR}/src")
-    target_link_libraries(sb_${name} PUBLIC ${M_DEPS} sb_warnings)
+    target_link_libraries(sb_${name} PUBLIC ${M_DEPS} sb_warnings sb_platform)
     target_compile_definitions(sb_${name} PUBLIC SB_VERSION="${PROJECT_VERSION}")
   else()
     add_library(sb_${name} INTERFACE)
     target_include_directories(sb_${name} INTERFACE "${PROJECT_SOURCE_DIR}/src")
-    target_link_libraries(sb_${name} INTERFACE ${M_DEPS} sb_warnings)
+    target_link_libraries(sb_${name} INTERFACE ${M_DEPS} sb_warnings sb_platform)
     target_compile_definitions(sb_${name} INTERFACE SB_VERSION="${PROJECT_VERSION}")
   endif()
 endfunction()
@@ -48,7 +48,7 @@ function(sb_e2e_tests)
   # Same reason as sb_module_tests: parse the GoogleTest headers once per batch of six files.
   set_target_properties(sb_e2e_tests PROPERTIES UNITY_BUILD ${SB_UNITY_TESTS} UNITY_BUILD_BATCH_SIZE 6)
   target_link_libraries(sb_e2e_tests PRIVATE sb_core sb_report sb_analyze sb_results sb_trace sb_protocol sb_target nlohmann_json::nlohmann_json
-    GTest::gtest_main GTest::gmock sb_warnings)
+    GTest::gtest_main GTest::gmock sb_warnings sb_platform)
   target_include_directories(sb_e2e_tests PRIVATE "${PROJECT_SOURCE_DIR}/tests" "${PROJECT_SOURCE_DIR}/src")
   target_compile_definitions(sb_e2e_tests PRIVATE
     SB_SOURCE_DIR="${PROJECT_SOURCE_DIR}" SB_SHARED_DIR="${SB_SHARED_DIR}"

@@ -1,5 +1,5 @@
 #pragma once
-// Peak metrics of a stage (spec §5.6): the most requests in flight at once and the busiest second.
+// Peak metrics of a stage (vllm/benchmarks/serve.py: max_concurrent_requests, max_output_tokens_per_s): the most requests in flight at once and the busiest second.
 #include <span>
 #include <vector>
 

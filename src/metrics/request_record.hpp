@@ -59,7 +59,7 @@ struct RequestRecord {
   bool was_sent = true;
 
   bool ok() const noexcept { return outcome == Outcome::ok; }
-  // vLLM definitions (spec §3.3): TTFT to the first token event, latency to the last one.
+  // vLLM definitions (vllm/benchmarks/lib/endpoint_request_func.py): TTFT to the first token event, latency to the last one.
   Nanos ttft_ns() const noexcept { return token_ns.empty() ? 0 : token_ns.front() - sent_ns; }
   Nanos latency_ns() const noexcept { return token_ns.empty() ? 0 : token_ns.back() - sent_ns; }
   Nanos queue_ns() const noexcept { return sent_ns - intended_ns; }

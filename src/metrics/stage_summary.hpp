@@ -11,7 +11,7 @@
 
 namespace sb {
 
-// Statistics of one metric, in milliseconds, numpy semantics (spec §5.4).
+// Statistics of one metric, in milliseconds, numpy semantics (vLLM's benchmarks use np.mean/np.median/np.std/np.percentile; docs/results-format.md).
 struct MetricStats {
   double mean_ms = 0, median_ms = 0, std_ms = 0;
   std::vector<std::pair<double, double>> percentiles_ms;  // (P, value), ascending P
@@ -57,7 +57,7 @@ struct StageSummary {
   int sent = 0;             // requests actually sent (completed + failed == sent)
   bool aborted = false;
 
-  // vLLM's keys (spec §5), over successful requests unless said otherwise.
+  // vLLM's keys (vllm/benchmarks/serve.py, calculate_metrics), over successful requests unless said otherwise.
   double duration_s = 0;    // stage t0 to last completion (vLLM benchmark duration)
   int completed = 0, failed = 0;
   std::int64_t total_input_tokens = 0, total_output_tokens = 0;

@@ -1,5 +1,5 @@
 #pragma once
-// numpy-compatible statistics (spec §5.4), so our numbers match vLLM's to the last bit where the
+// numpy-compatible statistics (vLLM's benchmarks use np.mean/np.median/np.std/np.percentile; docs/results-format.md), so our numbers match vLLM's to the last bit where the
 // inputs match: pairwise summation as numpy's add.reduce, population std, linear percentiles.
 // Empty input gives 0 for everything (vLLM passes `xs or 0`, i.e. the scalar 0).
 #include <cstddef>

@@ -53,7 +53,7 @@ void add_error(StageSummary& s, const RequestRecord& r) {
   if (r.outcome == Outcome::http_error && r.http_status > 0) ++cat.http_statuses[r.http_status];
 }
 
-// Goodput (spec §5.5): good iff every configured SLO holds; compared in seconds like vLLM.
+// Goodput (vllm/benchmarks/serve.py, --goodput): good iff every configured SLO holds; compared in seconds like vLLM.
 bool is_good(const std::map<std::string, double>& slo_ms, double ttft_s, double tpot_s, double e2el_s) {
   for (const auto& [key, ms] : slo_ms) {
     const double limit_s = ms / 1000;

@@ -1,5 +1,5 @@
 #pragma once
-// RequestRecords of one stage -> StageSummary, with vLLM's exact formulas (vllm-bench-spec §5).
+// RequestRecords of one stage -> StageSummary, with vLLM's exact formulas (vllm/benchmarks/serve.py, calculate_metrics; docs/results-format.md).
 #include <map>
 #include <string>
 #include <vector>

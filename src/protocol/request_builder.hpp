@@ -1,5 +1,5 @@
 #pragma once
-// Builds request bodies exactly as vLLM's client does (vllm-bench-spec §3.1, [N] key order), once per
+// Builds request bodies exactly as vLLM's client does (vllm/benchmarks/lib/endpoint_request_func.py, same key order), once per
 // request before the run: no JSON building on the hot path.
 #include <optional>
 #include <string>

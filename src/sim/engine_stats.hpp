@@ -1,6 +1,6 @@
 #pragma once
 // Cumulative counters and histograms the engine keeps for /metrics, named after vLLM V1's
-// metrics (profilers.md §5.2). Bucket bounds are vLLM's, so scrapes are comparable.
+// metrics (docs/trace.md). Bucket bounds are vLLM's, so scrapes are comparable.
 #include <array>
 #include <cstdint>
 #include <span>

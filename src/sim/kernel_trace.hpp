@@ -4,7 +4,7 @@
 // attention, O GEMM, all-reduce under TP, fused add+norm, gate/up GEMM, SiLU-and-mul, down GEMM;
 // then lm_head GEMM and sampling), with durations split from the cost model. KernelTraceFormatter
 // writes them as rocprof v1 results.csv, rocprofv3 kernel_trace.csv or nsys cuda_gpu_trace CSV, in
-// that tool's clock domain (profilers.md §1.5, §2.7, §3.3). Sans-I/O: the caller writes the text.
+// that tool's clock domain (docs/trace.md, "source | clock_domain"). Sans-I/O: the caller writes the text.
 #include <cstdint>
 #include <optional>
 #include <span>

@@ -1,5 +1,5 @@
 // Writes planned kernels in the real CSV layouts of rocprof v1, rocprofv3 and nsys (see
-// profilers.md §1.2, §2.4, §3.2 and the fixtures in shared/fixtures/).
+// docs/trace.md and the samples in tests/data/trace/).
 #include <fmt/format.h>
 #include <functional>
 #include <iterator>

@@ -7,7 +7,7 @@
 namespace sb::sim {
 namespace {
 
-// Kernel names as vLLM's CUDA and ROCm builds report them (profilers.md §7.1).
+// Kernel names as vLLM's CUDA and ROCm builds report them (docs/trace.md).
 struct KernelName {
   std::string_view nvidia;
   std::string_view amd;

@@ -1,4 +1,4 @@
-// Name normalisation and categories (profilers.md §7.2-§7.3). std::regex is slow, but categories are
+// Name normalisation and categories (docs/trace.md). std::regex is slow, but categories are
 // computed once per distinct kernel name (rank_kernels groups first), never per event.
 #include "trace/categories.hpp"
 

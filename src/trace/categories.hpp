@@ -1,6 +1,6 @@
 #pragma once
-// Kernel name normalisation for cross-tool joins (profilers.md §7.3) and the category of each GPU
-// operation (§7.2). The same kernel is spelled differently by rocprof (".kd" suffixes), the nsys
+// Kernel name normalisation for cross-tool joins (docs/trace.md) and the category of each GPU
+// operation. The same kernel is spelled differently by rocprof (".kd" suffixes), the nsys
 // demangler ("(int)4", "const T1 *", "<unnamed>") and cxxabi/Kineto ("4", "long const*",
 // "(anonymous namespace)"); the base name (qualified identifier, no return type, template or
 // parameter list) is the same in all of them.
@@ -38,7 +38,7 @@ std::string normalize_kernel_name(std::string_view name);
 // normalised but otherwise whole.
 std::string kernel_base_name(std::string_view name);
 
-// §7.2 regexes, in order, first match wins, on the normalised name.
+// The regexes of docs/trace.md ("Names and categories"), in order, first match wins, on the normalised name.
 KernelCategory categorize_kernel_name(std::string_view name);
 
 // Copies and memsets are memcpy by record type, whatever their name.

@@ -1,5 +1,5 @@
 #pragma once
-// Sans-I/O CSV reading for profiler outputs (profilers.md §9): RFC 4180 quoting with "" escapes,
+// Sans-I/O CSV reading for profiler outputs (docs/trace.md): RFC 4180 quoting with "" escapes,
 // tolerant of the naive quoting ROCm writers use, CRLF or LF, missing final newline, blank lines
 // and preamble lines before the header (nsys stdout). Columns are looked up by name, case-insensitive,
 // so column order and extra columns never matter.

@@ -1,5 +1,5 @@
 #pragma once
-// The one model every profiler parser produces (profilers.md §0-§4): GPU operations with start/end in
+// The one model every profiler parser produces (docs/trace.md): GPU operations with start/end in
 // integer ns of the source's own clock domain, plus where they ran. Converting to Unix time needs an
 // offset the trace itself does not carry (except the PyTorch trace, which is already Unix ns), so the
 // clock domain is recorded by name and alignment happens later (analyze/, docs/trace.md).
@@ -30,7 +30,7 @@ struct KernelEvent {
   std::int64_t duration_ns() const noexcept { return end_ns - start_ns; }
 };
 
-// Known clock domains (profilers.md §1.5, §2.7, §3.3, §4.3).
+// Known clock domains (docs/trace.md, "source | clock_domain").
 inline constexpr std::string_view kClockBoottime = "CLOCK_BOOTTIME";  // rocprof v1 / rocprofv3 ns since boot
 inline constexpr std::string_view kClockNsysSession = "nsys-session";  // ns since the nsys session started
 inline constexpr std::string_view kClockUnix = "unix";                 // Unix-epoch ns (PyTorch/Kineto)

@@ -1,5 +1,5 @@
 #pragma once
-// Nsight Systems `nsys stats -r cuda_gpu_trace -f csv` (profilers.md §3.2): kernels, memcpy and memset
+// Nsight Systems `nsys stats -r cuda_gpu_trace -f csv` (docs/trace.md): kernels, memcpy and memset
 // rows ordered by start, minimal or full quoting, optional progress lines before the header (stdout
 // variant). Time and size units are read from the header ("Start (ns)", "(us)", "Bytes (MB)").
 // Timestamps: ns since the nsys session started.

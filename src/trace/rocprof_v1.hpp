@@ -1,5 +1,5 @@
 #pragma once
-// rocprof v1 per-dispatch results.csv (profilers.md §1.2), both flavours: the SQLite dump written with
+// rocprof v1 per-dispatch results.csv (docs/trace.md), both flavours: the SQLite dump written with
 // --stats / --*-trace (quoted header, DurationNs last) and the plain one (--timestamp on only:
 // unquoted header, bare sig/obj, no DurationNs). Columns are found by name, so PMC columns and the
 // older vgpr/fbar layout are fine. A counter-only run has no timestamps and is refused by name.

@@ -1,5 +1,5 @@
 #pragma once
-// rocprofv3 (rocprofiler-sdk) CSV traces (profilers.md §2.3-§2.5): *_kernel_trace.csv in the current
+// rocprofv3 (rocprofiler-sdk) CSV traces (docs/trace.md): *_kernel_trace.csv in the current
 // 22-column layout ("Agent 2", Stream_Id) or the old 18-column one (numeric Agent_Id, no Stream_Id),
 // and *_memory_copy_trace.csv with 8 or 7 columns. Timestamps: CLOCK_BOOTTIME ns.
 #include <string_view>

@@ -1,5 +1,5 @@
 #pragma once
-// PyTorch profiler / Kineto Chrome-trace JSON (*.pt.trace.json, profilers.md §4.2-§4.3): GPU work is
+// PyTorch profiler / Kineto Chrome-trace JSON (*.pt.trace.json, docs/trace.md): GPU work is
 // every "ph":"X" event with cat kernel, gpu_memcpy or gpu_memset. ts/dur are µs (3 decimals) relative
 // to baseTimeNanoseconds; events come out in Unix ns (clock_domain "unix", unix_offset_ns 0). Old
 // traces without baseTimeNanoseconds carry absolute Unix µs and are detected by magnitude; anything

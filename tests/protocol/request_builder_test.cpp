@@ -1,4 +1,4 @@
-// Request bodies must match vLLM's client key for key and in order (vllm-bench-spec 3.1).
+// Request bodies must match vLLM's client key for key and in order (vllm/benchmarks/lib/endpoint_request_func.py).
 #include "protocol/request_builder.hpp"
 
 #include <gtest/gtest.h>

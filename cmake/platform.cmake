@@ -1,0 +1,28 @@
+# Code generation flags, kept apart from the warnings (cmake/warnings.cmake).
+#
+# sb_platform: linked by every target of ours.
+#  - SB_SANITIZE (the asan preset): AddressSanitizer + UndefinedBehaviorSanitizer.
+#  - SB_HOST_ISA: simdjson's On-Demand API (hot path: every streamed chunk, ShareGPT files) compiles
+#    into our own translation units and picks its SIMD kernel from the compiler flags, not at run
+#    time: without them it falls back to the portable scalar kernel. servebench is built from source
+#    on the machine that runs it, so target that machine's ISA when it has the Haswell set simdjson's
+#    fast kernel needs. -DSB_HOST_ISA=OFF builds a portable binary.
+add_library(sb_platform INTERFACE)
+if(SB_SANITIZE)
+  target_compile_options(sb_platform INTERFACE -fsanitize=address,undefined -fno-omit-frame-pointer)
+  target_link_options(sb_platform INTERFACE -fsanitize=address,undefined)
+endif()
+option(SB_HOST_ISA "Compile for the build machine's AVX2 ISA when available" ON)
+if(SB_HOST_ISA AND CMAKE_SYSTEM_PROCESSOR MATCHES "x86_64|AMD64" AND EXISTS /proc/cpuinfo)
+  file(READ /proc/cpuinfo SB_CPUINFO LIMIT 8192)
+  if(SB_CPUINFO MATCHES " avx2 " AND SB_CPUINFO MATCHES " bmi2 " AND SB_CPUINFO MATCHES " pclmulqdq ")
+    target_compile_options(sb_platform INTERFACE -march=haswell -mtune=generic)
+  endif()
+endif()
+
+# sb_asio: for the few modules whose .cpp files include Boost.Asio/Beast (net, exec, sim), linked
+# PRIVATE so nothing above them sees Boost. Boost 1.74's awaitable.hpp relies on a <utility> that
+# libstdc++ 12 no longer includes transitively, hence the forced include.
+add_library(sb_asio INTERFACE)
+target_link_libraries(sb_asio INTERFACE Boost::headers)
+target_compile_options(sb_asio INTERFACE -include utility)
