@@ -3,6 +3,11 @@
 #include <simdjson.h>
 
 #include <cstring>
+#include <limits>
+
+#if defined(__AVX2__)
+#include <immintrin.h>
+#endif
 #include <string>
 
 namespace sb {
@@ -30,6 +35,25 @@ bool read_text(od::value v, std::string_view& out) {
   return !v.get_string().get(out);
 }
 
+// A token count: an integer, or a number with no fraction (some servers write 7.0). null -> unknown
+// (-1). A count beyond int's range is refused as malformed rather than silently truncated.
+bool read_count(od::value v, int& out) {
+  od::json_type type;
+  if (v.type().get(type)) return false;
+  if (type == od::json_type::null) {
+    out = -1;
+    return true;
+  }
+  if (type != od::json_type::number) return false;
+  double d = 0;
+  if (v.get_double().get(d)) return false;
+  if (!(d >= 0) || d != static_cast<double>(static_cast<std::int64_t>(d)) ||
+      d > static_cast<double>(std::numeric_limits<int>::max()))
+    return false;
+  out = static_cast<int>(d);
+  return true;
+}
+
 // usage: {"prompt_tokens": n, "completion_tokens": m, ...} or null.
 bool read_usage(od::value v, ChunkInfo& out) {
   bool is_null = false;
@@ -40,13 +64,10 @@ bool read_usage(od::value v, ChunkInfo& out) {
   for (auto field : obj) {
     std::string_view key;
     if (field.unescaped_key().get(key)) return false;
-    std::int64_t n = 0;
     if (key == "prompt_tokens") {
-      if (field.value().get_int64().get(n)) return false;
-      out.prompt_tokens = static_cast<int>(n);
+      if (!read_count(field.value(), out.prompt_tokens)) return false;
     } else if (key == "completion_tokens") {
-      if (field.value().get_int64().get(n)) return false;
-      out.completion_tokens = static_cast<int>(n);
+      if (!read_count(field.value(), out.completion_tokens)) return false;
     }
   }
   out.has_usage = true;
@@ -104,11 +125,13 @@ bool read_choices(od::value v, ChunkInfo& out) {
   return true;
 }
 
-// {"error": {"message": ...}} (OpenAI) or {"error": "text"}.
+// {"error": {"message": ...}} (OpenAI) or {"error": "text"}. Some servers put "error": null into
+// every normal chunk: that is no error.
 bool read_error(od::value v, ChunkInfo& out) {
-  out.kind = ChunkInfo::Kind::error;
   od::json_type type;
   if (v.type().get(type)) return false;
+  if (type == od::json_type::null) return true;
+  out.kind = ChunkInfo::Kind::error;
   if (type == od::json_type::string) return !v.get_string().get(out.error_message);
   if (type != od::json_type::object) return true;
   od::object obj;
@@ -132,11 +155,45 @@ struct StreamDecoder::Impl {
   bool decode(std::string_view json, ChunkInfo& out);
 };
 
+// On-Demand validates only what it visits: skipped values may hold bytes JSON forbids. A raw
+// control character is invalid anywhere in JSON except the whitespace between tokens, so one cheap
+// scan refuses what the skipping would let through (a NUL inside an ignored field, say).
+bool has_forbidden_control_byte(std::string_view json) {
+  // Eight bytes at a time: a word holding no byte below 0x20 (the common case: every chunk) is
+  // passed with a few instructions; only a word with one is looked at byte by byte.
+  constexpr std::uint64_t kOnes = 0x0101010101010101ULL, kHigh = 0x8080808080808080ULL;
+  const char* p = json.data();
+  std::size_t n = json.size();
+  const auto forbidden = [](unsigned char b) { return b < 0x20 && b != '\t' && b != '\n' && b != '\r'; };
+#if defined(__AVX2__)
+  // 32 bytes at a time where the build targets AVX2 (cmake/platform.cmake): byte <= 0x1f iff
+  // min(byte, 0x1f) == byte.
+  const __m256i limit = _mm256_set1_epi8(0x1f);
+  for (; n >= 32; p += 32, n -= 32) {
+    const __m256i v = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p));
+    const __m256i low = _mm256_cmpeq_epi8(_mm256_min_epu8(v, limit), v);
+    if (_mm256_testz_si256(low, low)) continue;
+    for (int i = 0; i < 32; ++i)
+      if (forbidden(static_cast<unsigned char>(p[i]))) return true;
+  }
+#endif
+  for (; n >= 8; p += 8, n -= 8) {
+    std::uint64_t w = 0;
+    std::memcpy(&w, p, 8);
+    if (((w - 0x20 * kOnes) & ~w & kHigh) == 0) continue;  // no byte < 0x20 in this word
+    for (int i = 0; i < 8; ++i)
+      if (forbidden(static_cast<unsigned char>(p[i]))) return true;
+  }
+  for (; n > 0; ++p, --n)
+    if (forbidden(static_cast<unsigned char>(*p))) return true;
+  return false;
+}
+
 bool StreamDecoder::Impl::decode(std::string_view json, ChunkInfo& out) {
+  if (json.empty() || has_forbidden_control_byte(json)) return false;
   if (scratch.size() < json.size() + simdjson::SIMDJSON_PADDING)
     scratch.resize(json.size() + simdjson::SIMDJSON_PADDING);
   std::memcpy(scratch.data(), json.data(), json.size());
-  if (json.empty()) return false;
   od::document doc;
   if (parser.iterate(scratch.data(), json.size(), scratch.size()).get(doc)) return false;
   od::object obj;
@@ -164,8 +221,11 @@ bool StreamDecoder::Impl::decode(std::string_view json, ChunkInfo& out) {
     }
     if (!ok) return false;
   }
-  // On-Demand stops at the object's closing brace; text after it would go unnoticed.
-  if (json.back() != '}') return false;
+  // On-Demand stops at the object's closing brace; anything after it ("{...}{...}", a stray
+  // character) would go unnoticed.
+  // current_location() is in bounds only while a structural character remains.
+  const char* trailing = nullptr;
+  if (!doc.current_location().get(trailing)) return false;
   if (vllm_error_object && out.kind != ChunkInfo::Kind::error) {
     out.kind = ChunkInfo::Kind::error;
     out.error_message = top_message;
@@ -184,6 +244,8 @@ bool StreamDecoder::decode_chunk(std::string_view payload, ChunkInfo& out) {
     out.kind = ChunkInfo::Kind::done;
     return true;
   }
+  // An event whose data is empty ("data:" alone, a keep-alive some proxies send) carries nothing.
+  if (payload.empty()) return true;
   return impl_->decode(payload, out);
 }
 

@@ -25,7 +25,9 @@ class StreamDecoder {
  public:
   explicit StreamDecoder(Api api);
   ~StreamDecoder();
-  // payload is an SSE data field. "[DONE]" -> Kind::done. Returns false on malformed JSON.
+  // payload is an SSE data field. "[DONE]" -> Kind::done; empty (or blank) -> Kind::other, nothing
+  // to count. Returns false on malformed JSON: invalid syntax, control bytes, text after the object,
+  // token counts that are not non-negative integers within int's range.
   bool decode_chunk(std::string_view payload, ChunkInfo& out);
   // Whole non-streaming body (stream=false): text, usage. Returns false on malformed JSON.
   bool decode_body(std::string_view body, ChunkInfo& out);

@@ -96,8 +96,7 @@ TEST(StreamDecoder, MalformedJsonIsRejected) {
   EXPECT_FALSE(d.decode_chunk(R"({"choices":[{"text":"a"}]} trailing)", c));
   EXPECT_FALSE(d.decode_chunk(R"({"choices":[{"text":1}]})", c));
   EXPECT_FALSE(d.decode_chunk("not json", c));
-  EXPECT_FALSE(d.decode_chunk("", c));
-  EXPECT_FALSE(d.decode_chunk("[1,2]", c));
+  EXPECT_FALSE(d.decode_chunk("[1,2]", c));  // (an empty payload is no error: EmptyOrBlankDataCarriesNothing)
   // The decoder stays usable after an error.
   ASSERT_TRUE(d.decode_chunk(R"({"choices":[{"text":"ok"}]})", c));
   EXPECT_EQ(c.text, "ok");
@@ -124,6 +123,90 @@ TEST(StreamDecoder, NonStreamingBodies) {
   EXPECT_EQ(c.text, "abc");
   EXPECT_EQ(c.prompt_tokens, 1);
   EXPECT_FALSE(cmpl.decode_body("{\"choices\":", c));
+}
+
+// Harmless quirks of real servers must decode; what JSON forbids must not.
+TEST(StreamDecoder, NullErrorFieldInANormalChunkIsNoError) {
+  StreamDecoder d(Api::completions);
+  ChunkInfo c;
+  ASSERT_TRUE(d.decode_chunk(R"({"choices":[{"text":"x","finish_reason":null}],"error":null})", c));
+  EXPECT_EQ(c.kind, Kind::token);
+  EXPECT_EQ(c.text, "x");
+  ASSERT_TRUE(d.decode_chunk(R"({"error":null,"usage":{"prompt_tokens":3,"completion_tokens":4}})", c));
+  EXPECT_EQ(c.kind, Kind::usage_only);
+}
+
+TEST(StreamDecoder, UsageCountsWrittenAsWholeFloatsOrNull) {
+  StreamDecoder d(Api::completions);
+  ChunkInfo c;
+  ASSERT_TRUE(d.decode_chunk(R"({"choices":[],"usage":{"prompt_tokens":7.0,"completion_tokens":12.0}})", c));
+  EXPECT_EQ(c.prompt_tokens, 7);
+  EXPECT_EQ(c.completion_tokens, 12);
+  ASSERT_TRUE(d.decode_chunk(R"({"choices":[],"usage":{"prompt_tokens":null,"completion_tokens":5}})", c));
+  EXPECT_TRUE(c.has_usage);
+  EXPECT_EQ(c.prompt_tokens, -1);  // unknown, not zero
+  EXPECT_EQ(c.completion_tokens, 5);
+  ASSERT_TRUE(d.decode_chunk(R"({"choices":[],"usage":{"prompt_tokens":2147483647,"completion_tokens":0}})", c));
+  EXPECT_EQ(c.prompt_tokens, 2147483647);
+}
+
+TEST(StreamDecoder, UsageCountsThatAreNoCountsAreMalformedNotTruncated) {
+  StreamDecoder d(Api::completions);
+  ChunkInfo c;
+  EXPECT_FALSE(d.decode_chunk(R"({"usage":{"prompt_tokens":1,"completion_tokens":2147483648}})", c));
+  EXPECT_FALSE(d.decode_chunk(R"({"usage":{"prompt_tokens":1,"completion_tokens":4294967303}})", c));
+  EXPECT_FALSE(d.decode_chunk(R"({"usage":{"prompt_tokens":1,"completion_tokens":7.5}})", c));
+  EXPECT_FALSE(d.decode_chunk(R"({"usage":{"prompt_tokens":-1,"completion_tokens":3}})", c));
+  EXPECT_FALSE(d.decode_chunk(R"({"usage":{"prompt_tokens":"7","completion_tokens":3}})", c));
+}
+
+TEST(StreamDecoder, EmptyOrBlankDataCarriesNothing) {
+  StreamDecoder d(Api::chat);
+  ChunkInfo c;
+  c.kind = Kind::token;
+  ASSERT_TRUE(d.decode_chunk("", c));
+  EXPECT_EQ(c.kind, Kind::other);
+  EXPECT_FALSE(c.has_usage);
+  ASSERT_TRUE(d.decode_chunk(" \r\n", c));
+  EXPECT_EQ(c.kind, Kind::other);
+  EXPECT_FALSE(d.decode_body("", c));  // a non-streaming answer with no body is not an answer
+}
+
+TEST(StreamDecoder, TextAfterTheObjectIsMalformed) {
+  StreamDecoder d(Api::completions);
+  ChunkInfo c;
+  EXPECT_FALSE(d.decode_chunk(R"({"choices":[{"text":"a"}]}{"choices":[{"text":"b"}]})", c));
+  EXPECT_FALSE(d.decode_chunk(R"({"choices":[{"text":"a"}]} x)", c));
+  EXPECT_FALSE(d.decode_chunk(R"({"choices":[{"text":"a"}]}})", c));
+  EXPECT_TRUE(d.decode_chunk(R"({"choices":[{"text":"a"}]}  )", c));  // trailing blanks are fine
+}
+
+TEST(StreamDecoder, ControlBytesInSkippedValuesAreMalformed) {
+  StreamDecoder d(Api::completions);
+  ChunkInfo c;
+  std::string nul = R"({"id":"ab","choices":[{"text":"x"}]})";
+  nul[8] = '\0';  // inside "ab", a field the decoder skips
+  EXPECT_FALSE(d.decode_chunk(nul, c));
+  std::string bell = R"({"model":"m\u0007","choices":[{"text":"x"}]})";
+  EXPECT_TRUE(d.decode_chunk(bell, c));  // escaped: valid JSON
+  bell = std::string("{\"model\":\"m\x07\",\"choices\":[{\"text\":\"x\"}]}");
+  EXPECT_FALSE(d.decode_chunk(bell, c));
+  EXPECT_TRUE(d.decode_chunk("{\"choices\":\n[{\"text\":\"x\"}]}", c));  // whitespace between tokens
+}
+
+TEST(StreamDecoder, AControlByteIsFoundAtEveryPosition) {
+  StreamDecoder d(Api::completions);
+  ChunkInfo c;
+  // Long enough for the 32-byte, the 8-byte and the byte-wise parts of the scan.
+  const std::string clean =
+      R"({"id":"cmpl-0123456789abcdef0123456789abcdef","model":"some/model-name-8b","choices":[{"text":"x"}]})";
+  ASSERT_TRUE(d.decode_chunk(clean, c));
+  const std::size_t first = clean.find("0123"), last = clean.find("8b") + 1;
+  for (std::size_t i = first; i <= last; ++i) {
+    std::string bad = clean;
+    bad[i] = '\x01';
+    EXPECT_FALSE(d.decode_chunk(bad, c)) << "control byte at " << i;
+  }
 }
 
 std::string read_stream_fixture(const std::string& name) {
