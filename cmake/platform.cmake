@@ -8,7 +8,11 @@
 #    on the machine that runs it, so target that machine's ISA when it has the Haswell set simdjson's
 #    fast kernel needs. -DSB_HOST_ISA=OFF builds a portable binary.
 add_library(sb_platform INTERFACE)
-if(SB_SANITIZE)
+if(SB_BUILD_FUZZ)
+  # Everything the fuzz targets link is instrumented for coverage and checked by ASan + UBSan.
+  target_compile_options(sb_platform INTERFACE -fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer -g)
+  target_link_options(sb_platform INTERFACE -fsanitize=address,undefined)
+elseif(SB_SANITIZE)
   target_compile_options(sb_platform INTERFACE -fsanitize=address,undefined -fno-omit-frame-pointer)
   target_link_options(sb_platform INTERFACE -fsanitize=address,undefined)
 endif()

@@ -47,9 +47,9 @@ bool read_count(od::value v, int& out) {
   if (type != od::json_type::number) return false;
   double d = 0;
   if (v.get_double().get(d)) return false;
-  if (!(d >= 0) || d != static_cast<double>(static_cast<std::int64_t>(d)) ||
-      d > static_cast<double>(std::numeric_limits<int>::max()))
-    return false;
+  // Range first: converting a double beyond the target type's range is undefined (fuzzing found it).
+  if (!(d >= 0) || d > static_cast<double>(std::numeric_limits<int>::max())) return false;
+  if (d != static_cast<double>(static_cast<int>(d))) return false;
   out = static_cast<int>(d);
   return true;
 }

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <cstdlib>
 #include <fmt/format.h>
 #include <limits>
 
@@ -163,7 +164,11 @@ std::optional<PromHistogramData> PromScrape::histogram(std::string_view family, 
     if (s.name != bucket || !s.matches(filter)) continue;
     const std::string* le = s.label("le");
     if (le == nullptr) continue;
-    const double bound = *le == "+Inf" ? std::numeric_limits<double>::infinity() : std::stod(*le);
+    // A bucket whose bound is not a number cannot be placed: left out, as a Prometheus server
+    // would refuse the scrape (fuzzing found std::stod throwing out of here on le="x").
+    char* end = nullptr;
+    const double bound = *le == "+Inf" ? std::numeric_limits<double>::infinity() : std::strtod(le->c_str(), &end);
+    if (*le != "+Inf" && (le->empty() || end != le->c_str() + le->size())) continue;
     h.buckets.emplace_back(bound, s.value);
   }
   if (h.buckets.empty()) return std::nullopt;

@@ -156,6 +156,7 @@ TEST(StreamDecoder, UsageCountsThatAreNoCountsAreMalformedNotTruncated) {
   EXPECT_FALSE(d.decode_chunk(R"({"usage":{"prompt_tokens":1,"completion_tokens":2147483648}})", c));
   EXPECT_FALSE(d.decode_chunk(R"({"usage":{"prompt_tokens":1,"completion_tokens":4294967303}})", c));
   EXPECT_FALSE(d.decode_chunk(R"({"usage":{"prompt_tokens":1,"completion_tokens":7.5}})", c));
+  EXPECT_FALSE(d.decode_chunk(R"({"usage":{"prompt_tokens":1,"completion_tokens":3.4e30}})", c));
   EXPECT_FALSE(d.decode_chunk(R"({"usage":{"prompt_tokens":-1,"completion_tokens":3}})", c));
   EXPECT_FALSE(d.decode_chunk(R"({"usage":{"prompt_tokens":"7","completion_tokens":3}})", c));
 }

@@ -142,6 +142,19 @@ TEST(PromText, HandlesEscapesSpecialValuesAndTimestamps) {
   EXPECT_EQ(s.samples[3].value, 0.0015);
 }
 
+TEST(PromText, HistogramBucketsWithoutANumericBoundAreLeftOut) {
+  const PromScrape s = parse_prom_text(
+      "h_bucket{le=\"0.5\"} 1\nh_bucket{le=\"x\"} 2\nh_bucket{le=\"1e0\"} 3\nh_bucket{le=\"2abc\"} 4\n"
+      "h_bucket{le=\"\"} 5\nh_bucket{le=\"+Inf\"} 6\nh_count 6\nh_sum 2.5\n");
+  const auto h = s.histogram("h");
+  ASSERT_TRUE(h.has_value());
+  ASSERT_EQ(h->buckets.size(), 3u);
+  EXPECT_EQ(h->buckets[0], std::make_pair(0.5, 1.0));
+  EXPECT_EQ(h->buckets[1], std::make_pair(1.0, 3.0));
+  EXPECT_TRUE(std::isinf(h->buckets[2].first));
+  EXPECT_EQ(h->count, 6.0);
+}
+
 TEST(PromText, MalformedInputNamesSourceAndLine) {
   const auto message = [](std::string_view text) {
     try {

@@ -1,0 +1,61 @@
+// StreamDecoder: never crashes; what it accepts as a chunk is JSON an ordinary parser accepts
+// structurally the same way, and the text and token counts it reads agree with that parser's.
+// (On-Demand does not check the spelling of values it skips, e.g. a bare `tru`: the decoder need
+// not reject those; docs/fuzzing.md says what it must reject.)
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "protocol/stream_decoder.hpp"
+
+namespace {
+
+// The fields the decoder reads, as nlohmann sees them: choices[0].text / delta.content, usage.
+bool agrees(const nlohmann::json& j, const sb::ChunkInfo& c) {
+  if (!j.is_object()) return false;
+  if (const auto it = j.find("choices"); it != j.end() && it->is_array() && !it->empty()) {
+    const nlohmann::json& first = (*it)[0];
+    std::string text;
+    if (first.contains("text") && first["text"].is_string()) text = first["text"].get<std::string>();
+    for (const char* k : {"delta", "message"})
+      if (first.contains(k) && first[k].is_object() && first[k].contains("content") && first[k]["content"].is_string())
+        text = first[k]["content"].get<std::string>();
+    if (c.kind == sb::ChunkInfo::Kind::token && c.text != text) return false;
+  }
+  if (c.has_usage && c.completion_tokens >= 0) {
+    const auto& u = j["usage"];
+    if (!u.is_object() || !u.contains("completion_tokens") || u["completion_tokens"].get<double>() != c.completion_tokens)
+      return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  const std::string_view payload(reinterpret_cast<const char*>(data), size);
+  static sb::StreamDecoder chunks(sb::Api::completions), chat(sb::Api::chat);
+  for (sb::StreamDecoder* d : {&chunks, &chat}) {
+    sb::ChunkInfo c;
+    const bool ok = d->decode_chunk(payload, c);
+    sb::ChunkInfo b;
+    d->decode_body(payload, b);
+    if (!ok || c.kind == sb::ChunkInfo::Kind::done || c.kind == sb::ChunkInfo::Kind::other) continue;
+    // Duplicate keys have no defined meaning (RFC 8259 §4): the decoder keeps the last value of a
+    // field it reads, nlohmann the last object; compare only inputs without them.
+    std::vector<std::set<std::string>> keys;
+    bool duplicate = false;
+    const auto note_keys = [&](int, nlohmann::json::parse_event_t event, nlohmann::json& value) {
+      if (event == nlohmann::json::parse_event_t::object_start) keys.emplace_back();
+      if (event == nlohmann::json::parse_event_t::object_end && !keys.empty()) keys.pop_back();
+      if (event == nlohmann::json::parse_event_t::key && !keys.empty() && !keys.back().insert(value.get<std::string>()).second)
+        duplicate = true;
+      return true;
+    };
+    const nlohmann::json j = nlohmann::json::parse(payload, note_keys, /*allow_exceptions=*/false);
+    if (!j.is_discarded() && !duplicate && !agrees(j, c)) __builtin_trap();
+  }
+  return 0;
+}
