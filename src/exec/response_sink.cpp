@@ -7,7 +7,8 @@ namespace {
 
 constexpr std::size_t kMaxErrorBody = 8 * 1024;             // enough for any error message
 constexpr std::size_t kMaxPlainBody = 64 * 1024 * 1024;     // non-streaming completions
-// vLLM's exact wording (spec §3.3, no space after the period) so result files compare equal.
+// vLLM's exact wording (benchmarks/backend_request_func.py in vllm-project/vllm, no space after the
+// period) so result files compare equal.
 constexpr const char* kNoTokensMessage =
     "Never received a valid chunk to calculate TTFT.This response will be marked as failed!";
 

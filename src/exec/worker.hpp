@@ -1,7 +1,9 @@
 #pragma once
-// One client worker thread: its own single-threaded io_context and keep-alive connection pool.
-// Requests are handed over with submit() from the dispatcher; each finished request is reported
-// through the completion callback on the worker thread. Asio/Beast stay inside worker.cpp.
+// One client worker thread: its own single-threaded io_context, its keep-alive ConnectionPool
+// (conn_pool.hpp) and one coroutine per request, which runs the HTTP exchange (exchange.hpp) and
+// retries once on a fresh connection when a kept-alive one turns out stale. Requests are handed over
+// with submit() from the dispatcher; each finished request is reported through the completion
+// callback on the worker thread. No Boost type in this header: Asio stays inside the .cpp files.
 #include <atomic>
 #include <cstdint>
 #include <functional>
@@ -15,6 +17,7 @@
 namespace sb {
 
 struct ClientOptions;
+class ByteStream;
 
 struct Job {
   RequestRecord* record = nullptr;      // owned by the stage; index/intended/expected are preset
@@ -30,6 +33,9 @@ using JobDone = std::function<void(RequestRecord&)>;
 class Worker {
  public:
   Worker(const ClientOptions& opt, JobDone on_done);
+  // Connections come from `make_stream` instead of sockets to opt.endpoint (the tests' in-memory
+  // fake). Called on the worker thread.
+  Worker(const ClientOptions& opt, JobDone on_done, std::function<std::unique_ptr<ByteStream>()> make_stream);
   ~Worker();  // closes connections and joins the thread
   Worker(const Worker&) = delete;
   Worker& operator=(const Worker&) = delete;

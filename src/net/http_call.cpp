@@ -1,19 +1,20 @@
-// Cold-path HTTP calls: one io_context per call, Beast's tcp_stream deadline for the timeout.
-// One of the few translation units that include Asio/Beast (they cost ~25 s each to compile).
+// Cold-path HTTP calls: one io_context and one net::Connection per call (plain or TLS as the
+// endpoint says), one deadline for the whole call. Beast's parser reads the response, so this is one
+// of the few translation units that include Beast (~25 s each to compile).
 #include <utility>
 
 #include "net/http_call.hpp"
 
-#include <boost/asio.hpp>
-#include <boost/asio/ssl.hpp>
-#include <boost/beast/core.hpp>
-#include <boost/beast/http.hpp>
-#include <boost/beast/ssl.hpp>
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/io_context.hpp>
+#include <boost/beast/core/flat_buffer.hpp>
+#include <boost/beast/http/error.hpp>
+#include <boost/beast/http/parser.hpp>
+#include <boost/beast/http/string_body.hpp>
 #include <chrono>
-#include <optional>
 
 #include "core/error.hpp"
-#include "net/tls.hpp"
+#include "net/connection.hpp"
 
 namespace sb {
 namespace {
@@ -21,7 +22,6 @@ namespace {
 namespace asio = boost::asio;
 namespace beast = boost::beast;
 namespace http = beast::http;
-using tcp = asio::ip::tcp;
 using boost::system::error_code;
 
 struct CallState {
@@ -41,8 +41,8 @@ struct CallState {
 
 std::string describe(const CallState& st, const error_code& ec, const char* phase) {
   const std::string where = st.ep.host + ":" + std::to_string(st.ep.port);
-  if (ec == beast::error::timeout) return std::string("no answer within the timeout while ") + phase;
-  if (ec == asio::error::connection_refused) {
+  if (is_timeout(ec)) return std::string("no answer within the timeout while ") + phase;
+  if (is_refused(ec)) {
     return "connection refused by " + where +
            ": is the server running and listening on port " + std::to_string(st.ep.port) +
            "? A server bound to 127.0.0.1 is unreachable from other hosts (bind 0.0.0.0), and one "
@@ -51,26 +51,49 @@ std::string describe(const CallState& st, const error_code& ec, const char* phas
   return std::string(phase) + " " + where + " failed: " + ec.message();
 }
 
-template <class Stream>
-asio::awaitable<void> exchange(Stream& stream, CallState& st) {
-  http::request<http::string_body> req{http::string_to_verb(beast::string_view(st.method.data(), st.method.size())),
-                                       st.ep.base_path + std::string(st.path), 11};
-  req.set(http::field::host, st.ep.authority());
-  req.set(http::field::user_agent, "servebench/" SB_VERSION);
-  for (const auto& [k, v] : st.headers) req.set(k, v);
-  if (!st.body.empty() || st.method == "POST") {
-    req.set(http::field::content_type, "application/json");
-    req.body() = std::string(st.body);
-    req.prepare_payload();
+std::string describe_connect(const CallState& st, const ConnectError& e) {
+  switch (e.step) {
+    case ConnectError::Step::resolve:
+      return "cannot resolve host name '" + st.ep.host + "': " + e.ec.message() +
+             " (check the spelling of --base-url/--host)";
+    case ConnectError::Step::tls:
+      return "TLS handshake with " + st.ep.host + ":" + std::to_string(st.ep.port) + " failed: " + e.tls_detail;
+    default: return describe(st, e.ec, "connecting to");
   }
-  error_code ec;
-  co_await http::async_write(stream, req, asio::redirect_error(asio::use_awaitable, ec));
-  if (ec) { st.failure = describe(st, ec, "sending to"); co_return; }
+}
+
+std::string request_head(const CallState& st) {
+  std::string head = std::string(st.method) + " " + st.ep.base_path + std::string(st.path) +
+                     " HTTP/1.1\r\nHost: " + st.ep.authority() + "\r\nUser-Agent: servebench/" SB_VERSION "\r\n";
+  for (const auto& [k, v] : st.headers) head += k + ": " + v + "\r\n";
+  if (!st.body.empty() || st.method == "POST") {
+    head += "Content-Type: application/json\r\nContent-Length: " + std::to_string(st.body.size()) + "\r\n";
+  }
+  return head + "\r\n";
+}
+
+// Reads one whole response into st.reply (a body delimited by the connection's close included).
+asio::awaitable<void> read_reply(ByteStream& conn, CallState& st) {
   beast::flat_buffer buf;
   http::response_parser<http::string_body> parser;
   parser.body_limit(64 * 1024 * 1024);
-  co_await http::async_read(stream, buf, parser, asio::redirect_error(asio::use_awaitable, ec));
-  if (ec) { st.failure = describe(st, ec, "reading the response from"); co_return; }
+  error_code ec;
+  while (!parser.is_done()) {
+    const std::size_t n = co_await conn.read_some(buf.prepare(16 * 1024), ec);
+    buf.commit(n);
+    if (ec && is_eof(ec) && parser.is_header_done()) {
+      ec = {};
+      parser.put_eof(ec);
+      if (!ec) break;
+    }
+    if (ec) { st.failure = describe(st, ec, "reading the response from"); co_return; }
+    while (buf.size() > 0 && !parser.is_done()) {
+      const std::size_t used = parser.put(buf.data(), ec);
+      buf.consume(used);
+      if (ec == http::error::need_more) { ec = {}; break; }
+      if (ec) { st.failure = describe(st, ec, "reading the response from"); co_return; }
+    }
+  }
   auto& res = parser.get();
   st.reply.status = static_cast<int>(res.result_int());
   st.reply.reason = std::string(res.reason());
@@ -78,36 +101,17 @@ asio::awaitable<void> exchange(Stream& stream, CallState& st) {
   st.reply.body = std::move(res.body());
 }
 
-asio::awaitable<void> run_call(CallState& st, asio::ssl::context* tls_ctx) {
-  auto ex = co_await asio::this_coro::executor;
+asio::awaitable<void> run_call(CallState& st, Dialer& dialer) {
+  const std::unique_ptr<Connection> conn = dialer.open();
+  ConnectError cerr;
+  co_await conn->connect(st.deadline, cerr);  // the deadline stays armed for the whole call
+  if (cerr.failed()) { st.failure = describe_connect(st, cerr); co_return; }
+  const std::string head = request_head(st);
   error_code ec;
-  tcp::resolver resolver(ex);
-  auto results = co_await resolver.async_resolve(st.ep.host, std::to_string(st.ep.port),
-                                                 asio::redirect_error(asio::use_awaitable, ec));
-  if (ec) {
-    st.failure = "cannot resolve host name '" + st.ep.host + "': " + ec.message() +
-                 " (check the spelling of --base-url/--host)";
-    co_return;
-  }
-  beast::tcp_stream tcp_stream(ex);
-  tcp_stream.expires_at(st.deadline);
-  co_await tcp_stream.async_connect(results, asio::redirect_error(asio::use_awaitable, ec));
-  if (ec) { st.failure = describe(st, ec, "connecting to"); co_return; }
-  tcp_stream.socket().set_option(tcp::no_delay(true), ec);
-  if (tls_ctx == nullptr) {
-    co_await exchange(tcp_stream, st);
-    co_return;
-  }
-  beast::ssl_stream<beast::tcp_stream> tls(std::move(tcp_stream), *tls_ctx);
-  tls_prepare_session(tls.native_handle(), st.ep.host, st.ep.insecure);
-  co_await tls.async_handshake(asio::ssl::stream_base::client,
-                               asio::redirect_error(asio::use_awaitable, ec));
-  if (ec) {
-    st.failure = "TLS handshake with " + st.ep.host + ":" + std::to_string(st.ep.port) +
-                 " failed: " + tls_failure_text(tls.native_handle(), ec.message());
-    co_return;
-  }
-  co_await exchange(tls, st);
+  co_await conn->write(asio::buffer(head), asio::buffer(st.body.data(), st.body.size()), ec);
+  if (ec) { st.failure = describe(st, ec, "sending to"); co_return; }
+  co_await read_reply(*conn, st);
+  conn->close();
 }
 
 }  // namespace
@@ -119,16 +123,11 @@ HttpReply http_call(const Endpoint& ep, std::string_view method, std::string_vie
                    std::chrono::duration_cast<std::chrono::steady_clock::duration>(
                        std::chrono::duration<double>(timeout_s)),
                {}, {}};
-  std::optional<asio::ssl::context> tls_ctx;
-  if (ep.tls) {
-    tls_ctx.emplace(asio::ssl::context::tls_client);
-    std::string err;
-    if (!tls_configure_context(tls_ctx->native_handle(), ep.insecure, err)) fail(st, err);
-  }
   asio::io_context ioc(1);
+  Dialer dialer(ioc, ep);
+  if (!dialer.setup_error().empty()) fail(st, dialer.setup_error());
   std::exception_ptr thrown;
-  asio::co_spawn(ioc, run_call(st, tls_ctx ? &*tls_ctx : nullptr),
-                 [&thrown](std::exception_ptr e) { thrown = e; });
+  asio::co_spawn(ioc, run_call(st, dialer), [&thrown](std::exception_ptr e) { thrown = e; });
   ioc.run();
   if (thrown) std::rethrow_exception(thrown);
   if (!st.failure.empty()) fail(st, st.failure);

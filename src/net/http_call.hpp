@@ -1,6 +1,8 @@
 #pragma once
 // Blocking one-shot HTTP/1.1 calls for the cold path (preflight GET /v1/models, POST /tokenize,
-// /start_profile, GET /metrics). Each call owns its io_context; never used while a stage runs.
+// /start_profile, GET /metrics: src/target/). Each call owns its io_context and one net::Connection
+// (connection.hpp: the load client's connection type, so TLS behaves the same); never used while a
+// stage runs.
 #include <string>
 #include <utility>
 #include <vector>

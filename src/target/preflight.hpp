@@ -1,7 +1,7 @@
 #pragma once
 // Before any load: GET {base}/v1/models to prove the server is reachable, the key is accepted and
-// the model is served (vllm-bench-spec §4.1). Every failure is one actionable UserError with
-// ExitCode::unreachable; the API key itself is never printed.
+// the model is served (docs/run.md, step 2; docs/exit-codes.md, code 3). Every failure is one
+// actionable UserError with ExitCode::unreachable; the API key itself is never printed.
 #include <optional>
 #include <string>
 #include <vector>

@@ -1,7 +1,9 @@
 #pragma once
 // Sans-I/O parser for the Prometheus text exposition format (0.0.4) as served by vLLM, SGLang and
-// `servebench sim` on /metrics. `servebench tune` scrapes with it; rates and percentiles over a
-// load window come from the difference of two scrapes (profilers.md §5.1).
+// `servebench sim` on /metrics (docs/simulator.md §7). Today only tests read scrapes with it (the
+// simulator's own /metrics, vLLM-layout samples in tests/data/metrics/); rates and percentiles over
+// a load window come from the difference of two scrapes, as Prometheus' rate() and
+// histogram_quantile() compute them.
 #include <cstdint>
 #include <initializer_list>
 #include <map>

@@ -19,7 +19,7 @@ std::string read_text(const std::string& path) {
   return ss.str();
 }
 
-// Third-party scrapes (../shared/fixtures/vllm_metrics): compared where that folder exists.
+// Third-party scrapes beside the repository (tests/support/test_paths.hpp): compared where they exist.
 std::string fixture(const std::string& name) { return read_text(sb::test_files::shared_fixture("vllm_metrics/" + name)); }
 
 // Our own scrapes in vLLM's layout (tests/data/metrics/make_scrapes.py): always there. The expected

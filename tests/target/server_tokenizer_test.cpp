@@ -1,4 +1,4 @@
-// Tests for src/exec/server_tokenizer.cpp: the request/reply halves on canned bytes, then the
+// Tests for src/target/server_tokenizer.cpp: the request/reply halves on canned bytes, then the
 // tokenizer against an in-test vLLM look-alike (tests/net/fake_server.hpp) that answers /tokenize
 // and /detokenize with the real llama2 fixture tokenizer, and servers that cannot tokenize.
 #include "target/server_tokenizer.hpp"

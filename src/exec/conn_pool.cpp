@@ -1,0 +1,45 @@
+#include "exec/conn_pool.hpp"
+
+namespace sb {
+
+ConnectionPool::~ConnectionPool() { clear(); }
+
+std::unique_ptr<PooledConn> ConnectionPool::acquire(bool reserved) {
+  // One unit of the idle count belongs to each idle connection; a reservation has taken one unit
+  // already, which pays for the first connection taken off the list.
+  bool paid = reserved;
+  while (!idle_.empty()) {
+    auto c = std::move(idle_.back());
+    idle_.pop_back();
+    if (!paid) idle_count_->fetch_sub(1, std::memory_order_relaxed);
+    paid = false;
+    if (c->stream->usable()) return c;
+    c->stream->close();  // closed by the server while idle: drop it, try the next
+  }
+  // The reserved connection went to a job that had none reserved (or was stale): give the unit back.
+  if (paid) idle_count_->fetch_add(1, std::memory_order_relaxed);
+  return std::make_unique<PooledConn>(factory_(), *decoder_, keep_text_);
+}
+
+void ConnectionPool::release(std::unique_ptr<PooledConn> c, bool keep) {
+  if (!keep) {
+    c->stream->close();
+    return;
+  }
+  idle_.push_back(std::move(c));
+  idle_count_->fetch_add(1, std::memory_order_relaxed);
+}
+
+void ConnectionPool::cancel_active() {
+  for (PooledConn* c : active_) {
+    c->cancelled = true;
+    c->stream->close();
+  }
+}
+
+void ConnectionPool::clear() {
+  for (auto& c : idle_) c->stream->close();
+  idle_.clear();
+}
+
+}  // namespace sb

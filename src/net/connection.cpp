@@ -1,0 +1,147 @@
+// The one connection type (see connection.hpp). One of the few translation units that include
+// Beast and asio::ssl: each costs 25-30 s to compile on a 2-core machine.
+#include <utility>
+
+#include "net/connection.hpp"
+
+#include <sys/socket.h>
+
+#include <array>
+#include <boost/asio.hpp>
+#include <boost/asio/ssl.hpp>
+#include <boost/beast/core.hpp>
+#include <boost/beast/ssl.hpp>
+#include <cerrno>
+#include <optional>
+
+#include "net/tls.hpp"
+
+namespace sb {
+namespace {
+
+namespace asio = boost::asio;
+namespace beast = boost::beast;
+using tcp = asio::ip::tcp;
+using boost::system::error_code;
+using TlsStream = beast::ssl_stream<beast::tcp_stream>;
+
+}  // namespace
+
+error_code timeout_error() { return beast::error::timeout; }
+bool is_timeout(const error_code& ec) { return ec == beast::error::timeout; }
+bool is_eof(const error_code& ec) { return ec == asio::error::eof || ec == asio::ssl::error::stream_truncated; }
+bool is_refused(const error_code& ec) { return ec == asio::error::connection_refused; }
+
+struct Dialer::Impl {
+  Impl(asio::io_context& io, Endpoint e) : ioc(io), ep(std::move(e)) {}
+  asio::io_context& ioc;
+  Endpoint ep;
+  std::optional<asio::ssl::context> tls_ctx;
+  std::string setup_error;
+  std::optional<tcp::resolver::results_type> resolved;
+};
+
+Dialer::Dialer(asio::io_context& ioc, Endpoint endpoint)
+    : impl_(std::make_unique<Impl>(ioc, std::move(endpoint))) {
+  if (!impl_->ep.tls) return;
+  impl_->tls_ctx.emplace(asio::ssl::context::tls_client);
+  tls_configure_context(impl_->tls_ctx->native_handle(), impl_->ep.insecure, impl_->setup_error);
+}
+
+Dialer::~Dialer() = default;
+const Endpoint& Dialer::endpoint() const noexcept { return impl_->ep; }
+const std::string& Dialer::setup_error() const noexcept { return impl_->setup_error; }
+std::unique_ptr<Connection> Dialer::open() { return std::make_unique<Connection>(*this); }
+
+struct Connection::Impl {
+  explicit Impl(Dialer::Impl& d) : dialer(d) {
+    if (d.tls_ctx) tls.emplace(d.ioc, *d.tls_ctx);
+    else plain.emplace(d.ioc);
+  }
+  beast::tcp_stream& lowest() { return tls ? beast::get_lowest_layer(*tls) : *plain; }
+  const beast::tcp_stream& lowest() const { return tls ? beast::get_lowest_layer(*tls) : *plain; }
+
+  Dialer::Impl& dialer;
+  std::optional<beast::tcp_stream> plain;  // exactly one of plain and tls is set, for good
+  std::optional<TlsStream> tls;
+  bool connected = false;
+};
+
+Connection::Connection(Dialer& dialer) : impl_(std::make_unique<Impl>(*dialer.impl_)) {}
+Connection::~Connection() = default;
+bool Connection::tls() const noexcept { return impl_->tls.has_value(); }
+
+asio::awaitable<void> Connection::connect(Deadline deadline, ConnectError& error) {
+  Impl& m = *impl_;
+  Dialer::Impl& d = m.dialer;
+  error = {};
+  error_code ec;
+  if (!d.resolved) {
+    tcp::resolver resolver(d.ioc);
+    auto results = co_await resolver.async_resolve(d.ep.host, std::to_string(d.ep.port),
+                                                   asio::redirect_error(asio::use_awaitable, ec));
+    if (ec) {
+      error.step = ConnectError::Step::resolve;
+      error.ec = ec;
+      co_return;
+    }
+    d.resolved = std::move(results);
+  }
+  beast::tcp_stream& stream = m.lowest();
+  stream.expires_at(deadline);
+  co_await stream.async_connect(*d.resolved, asio::redirect_error(asio::use_awaitable, ec));
+  if (ec) {
+    error.step = ConnectError::Step::connect;
+    error.ec = ec;
+    co_return;
+  }
+  error_code ignored;
+  stream.socket().set_option(tcp::no_delay(true), ignored);
+  if (m.tls) {
+    tls_prepare_session(m.tls->native_handle(), d.ep.host, d.ep.insecure);
+    co_await m.tls->async_handshake(asio::ssl::stream_base::client, asio::redirect_error(asio::use_awaitable, ec));
+    if (ec) {
+      error.step = ConnectError::Step::tls;
+      error.ec = ec;
+      error.tls_detail = tls_failure_text(m.tls->native_handle(), ec.message());
+      co_return;
+    }
+  }
+  m.connected = true;
+}
+
+// Not coroutines: they return the stream's own awaitable, so a read costs what it did before this
+// class existed plus one virtual call.
+asio::awaitable<std::size_t> Connection::write(asio::const_buffer head, asio::const_buffer body, error_code& ec) {
+  const std::array<asio::const_buffer, 2> out{head, body};
+  if (impl_->tls) return asio::async_write(*impl_->tls, out, asio::redirect_error(asio::use_awaitable, ec));
+  return asio::async_write(*impl_->plain, out, asio::redirect_error(asio::use_awaitable, ec));
+}
+
+asio::awaitable<std::size_t> Connection::read_some(asio::mutable_buffer into, error_code& ec) {
+  if (impl_->tls) return impl_->tls->async_read_some(into, asio::redirect_error(asio::use_awaitable, ec));
+  return impl_->plain->async_read_some(into, asio::redirect_error(asio::use_awaitable, ec));
+}
+
+void Connection::expires_at(Deadline deadline) { impl_->lowest().expires_at(deadline); }
+
+void Connection::close() {
+  impl_->connected = false;
+  impl_->lowest().close();
+}
+
+bool Connection::usable() const {
+  const Impl& m = *impl_;
+  if (!m.connected) return false;
+  auto& socket = const_cast<beast::tcp_stream&>(m.lowest()).socket();
+  if (!socket.is_open()) return false;
+  char byte = 0;
+  const ssize_t n = ::recv(socket.native_handle(), &byte, 1, MSG_PEEK | MSG_DONTWAIT);
+  if (n == 0) return false;  // the peer closed it while it sat idle
+  // Plain HTTP: bytes nobody asked for (a 408 before a close). TLS: records such as a late
+  // session ticket, which the next read consumes.
+  if (n > 0) return m.tls.has_value();
+  return errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR;
+}
+
+}  // namespace sb

@@ -1,0 +1,120 @@
+#pragma once
+// The client's one connection type: plain TCP or TLS, decided once from the Endpoint when the
+// connection is made, with a deadline on every operation. The exec workers' keep-alive pools (hot
+// path) and net/http_call (cold path) both use it.
+//
+// Only the transport translation units include this header, since it names Asio's awaitable,
+// buffer and error types (net/http_call.cpp, exec/worker.cpp, exec/exchange.cpp, exec/conn_pool.cpp).
+// Beast and asio::ssl stay inside connection.cpp. Everything else reaches the network through
+// worker.hpp or http_call.hpp, which name no Boost type.
+//
+// Asio 1.18 (Boost 1.74) has no per-operation cancellation, so a deadline is an expiry of Beast's
+// tcp_stream: once it passes, the pending operation fails with timeout_error().
+#include <boost/asio/awaitable.hpp>
+#include <boost/asio/buffer.hpp>
+#include <boost/system/error_code.hpp>
+#include <chrono>
+#include <cstddef>
+#include <memory>
+#include <string>
+
+#include "net/endpoint.hpp"
+
+namespace boost::asio {
+class io_context;
+}
+
+namespace sb {
+
+using Deadline = std::chrono::steady_clock::time_point;
+
+// Why connect() failed, and at which step. The caller words the message: the load client and the
+// cold-path calls say it differently (the tests pin both wordings).
+struct ConnectError {
+  enum class Step { none, resolve, connect, tls };
+  Step step = Step::none;
+  boost::system::error_code ec;
+  std::string tls_detail;  // Step::tls: certificate errors spelled out, else the transport error
+
+  bool failed() const noexcept { return step != Step::none; }
+  bool tcp_connected() const noexcept { return step == Step::none || step == Step::tls; }
+};
+
+// What the HTTP exchange needs from a connection. Connection implements it over sockets; the exec
+// tests implement it in memory (scripted reads, splits, resets) to test the exchange and the pool.
+class ByteStream {
+ public:
+  virtual ~ByteStream() = default;
+
+  // Resolves (the first time only, see Dialer), connects and, for https, does the TLS handshake
+  // with SNI and certificate verification, all before `deadline`. `error` says what failed.
+  virtual boost::asio::awaitable<void> connect(Deadline deadline, ConnectError& error) = 0;
+  // Writes `head` then `body` completely (one gathered write).
+  virtual boost::asio::awaitable<std::size_t> write(boost::asio::const_buffer head, boost::asio::const_buffer body,
+                                                    boost::system::error_code& ec) = 0;
+  // What one read returned (at least one byte unless `ec` is set).
+  virtual boost::asio::awaitable<std::size_t> read_some(boost::asio::mutable_buffer into,
+                                                        boost::system::error_code& ec) = 0;
+  // Later (and pending) operations fail with timeout_error() once `deadline` has passed.
+  virtual void expires_at(Deadline deadline) = 0;
+  // Closes the socket; pending operations end with an error. Safe to call more than once.
+  virtual void close() = 0;
+  // Connected, still open, and the peer has neither closed nor sent anything unasked: a request
+  // can be sent on it. Never blocks (one non-blocking peek at the socket).
+  virtual bool usable() const = 0;
+};
+
+// The error a passed deadline gives, and the errors that mean "the peer closed the connection"
+// (a TLS peer that closes without close_notify included).
+boost::system::error_code timeout_error();
+bool is_timeout(const boost::system::error_code& ec);
+bool is_eof(const boost::system::error_code& ec);
+bool is_refused(const boost::system::error_code& ec);
+
+class Connection;
+
+// What all connections to one endpoint on one io_context share: the endpoint, the TLS context
+// (system CA store, verification unless --insecure; built once, here) and the resolved addresses
+// (looked up by the first connect, then reused). Outlives the connections it opens.
+class Dialer {
+ public:
+  Dialer(boost::asio::io_context& ioc, Endpoint endpoint);
+  ~Dialer();
+  Dialer(const Dialer&) = delete;
+  Dialer& operator=(const Dialer&) = delete;
+
+  const Endpoint& endpoint() const noexcept;
+  // Non-empty when the TLS context could not be set up (no CA store): handshakes would then fail
+  // verification. The cold path reports it at once; the load client lets each request fail.
+  const std::string& setup_error() const noexcept;
+  std::unique_ptr<Connection> open();  // a new connection, not yet connected
+
+  struct Impl;  // defined in connection.cpp
+
+ private:
+  friend class Connection;
+  std::unique_ptr<Impl> impl_;
+};
+
+// Plain TCP or TLS as the dialer's endpoint says; TCP_NODELAY on (SSE is many small writes).
+class Connection final : public ByteStream {
+ public:
+  explicit Connection(Dialer& dialer);
+  ~Connection() override;
+
+  boost::asio::awaitable<void> connect(Deadline deadline, ConnectError& error) override;
+  boost::asio::awaitable<std::size_t> write(boost::asio::const_buffer head, boost::asio::const_buffer body,
+                                            boost::system::error_code& ec) override;
+  boost::asio::awaitable<std::size_t> read_some(boost::asio::mutable_buffer into,
+                                                boost::system::error_code& ec) override;
+  void expires_at(Deadline deadline) override;
+  void close() override;
+  bool usable() const override;
+  bool tls() const noexcept;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace sb
