@@ -24,8 +24,8 @@ if(SB_HOST_ISA AND CMAKE_SYSTEM_PROCESSOR MATCHES "x86_64|AMD64" AND EXISTS /pro
   endif()
 endif()
 
-# sb_asio: for the few modules whose .cpp files include Boost.Asio/Beast (net, exec, sim), linked
-# PRIVATE so nothing above them sees Boost. Boost 1.74's awaitable.hpp relies on a <utility> that
+# sb_asio: for the few modules whose files include Boost.Asio/Beast (net, exec, sim) and their
+# tests, linked PRIVATE so nothing above them sees Boost. Boost 1.74's awaitable.hpp relies on a <utility> that
 # libstdc++ 12 no longer includes transitively, hence the forced include.
 add_library(sb_asio INTERFACE)
 target_link_libraries(sb_asio INTERFACE Boost::headers)
