@@ -2,11 +2,9 @@
 
 #include <fmt/format.h>
 
-#include <filesystem>
 #include <algorithm>
 #include <cmath>
 #include <limits>
-#include <random>
 
 #include "core/error.hpp"
 #include "load/staircase.hpp"
@@ -114,11 +112,6 @@ void read_range_ratio(const OptionReader& r, DatasetConfig& d) {
   }
 }
 
-std::string random_request_id_prefix() {
-  std::random_device rd;
-  return fmt::format("bench-{:08x}-", rd());
-}
-
 void read_dataset(const OptionReader& r, RunConfig& c) {
   DatasetConfig& d = c.dataset;
   d.name = r.text("dataset-name").value_or("random");
@@ -141,7 +134,7 @@ void read_dataset(const OptionReader& r, RunConfig& c) {
   if (d.custom_output_len == 0) r.error("custom-output-len", "must be > 0 or -1");
   d.disable_shuffle = r.flag("disable-shuffle");
   d.no_oversample = r.flag("no-oversample");
-  d.request_id_prefix = r.text("request-id-prefix").value_or(random_request_id_prefix());
+  d.request_id_prefix = r.text("request-id-prefix").value_or(pipeline::random_request_id_prefix());
 }
 
 // vLLM's checks: a strategy needs both integer rates and forbids a finite --request-rate.
@@ -197,7 +190,7 @@ void read_load(const OptionReader& r, RunConfig& c) {
   }
 }
 
-// Sampling flags are sent only when set (vLLM [N]); numbers keep the user's spelling when valid.
+// Sampling flags are sent only when set (as vLLM benchmarks/serve.py); numbers keep the user's spelling when valid.
 void read_content(const OptionReader& r, RunConfig& c) {
   c.ignore_eos = r.flag("ignore-eos") || c.dataset.name == "random";  // vLLM forces it for random
   c.logprobs = r.integer("logprobs", 0);
@@ -249,20 +242,6 @@ void read_metric_choice(const OptionReader& r, RunConfig& c) {
   }
 }
 
-// <dir>/<stem>.requests.jsonl next to the sweep document, else next to the vLLM files.
-std::string default_requests_path(const RunConfig& c) {
-  namespace fs = std::filesystem;
-  if (!c.output_json.empty()) {
-    fs::path p(c.output_json);
-    return (p.parent_path() / (p.stem().string() + ".requests.jsonl")).string();
-  }
-  if (c.save_result) {
-    fs::path dir = c.result_dir.empty() ? fs::path(".") : fs::path(c.result_dir);
-    return (dir / (c.label.value_or(c.backend) + ".requests.jsonl")).string();
-  }
-  return "";
-}
-
 void read_outputs(const OptionReader& r, RunConfig& c) {
   read_metric_choice(r, c);
   c.save_result = r.flag("save-result");
@@ -277,7 +256,7 @@ void read_outputs(const OptionReader& r, RunConfig& c) {
   }
   c.label = r.text("label");
   c.output_json = r.text("output-json").value_or("");
-  c.requests_jsonl = r.text("requests-jsonl").value_or(default_requests_path(c));
+  c.requests_jsonl = r.text("requests-jsonl").value_or(pipeline::default_requests_path(c));
   c.csv = r.text("csv").value_or("");
   c.max_failure_ratio = r.number("max-failure-ratio", 0, false);
   if (c.max_failure_ratio && *c.max_failure_ratio > 1) r.error("max-failure-ratio", "must be in [0, 1]");

@@ -1,4 +1,4 @@
-// Command line + config file + environment -> RunConfig. The only translation unit with CLI11.
+// Command line + config file + environment -> RunConfig. The run command's only use of CLI11.
 #include "cli/run_options.hpp"
 
 #include <CLI/CLI.hpp>

@@ -1,5 +1,5 @@
 #pragma once
-// `servebench run` flags (vLLM names and defaults, vllm-bench-spec §1) plus an optional TOML file
+// `servebench run` flags (vLLM's names and defaults, as vLLM benchmarks/serve.py; docs/run.md) plus an optional TOML file
 // and environment -> one immutable RunConfig. Precedence: flag > config file > environment.
 // Every problem is collected and reported at once (one UserError, one line per problem).
 #include <functional>

@@ -1,5 +1,6 @@
 #pragma once
-// Builds the request list of a run from --dataset-name and its flags (vllm-bench-spec §2).
+// Builds the request list of a run from --dataset-name and its flags (docs/datasets.md; vLLM
+// benchmarks/datasets.py).
 #include <cstdint>
 #include <optional>
 #include <string>

@@ -1,6 +1,6 @@
 // The dispatcher: the caller's thread owns the schedule (absolute deadlines t0 + offset_i) and the
 // FIFO concurrency limit, hands requests to the least-loaded worker, and wakes on completions,
-// on the next due send, on the progress tick, and every few ms to notice request_stop().
+// on the next due send, on the progress tick, and on request_stop().
 #include "exec/runner.hpp"
 
 #include <sys/prctl.h>
@@ -18,7 +18,6 @@ namespace sb {
 namespace {
 
 constexpr Nanos kProgressEveryNs = 200'000'000;
-constexpr Nanos kStopPollNs = 20'000'000;  // a signal handler may not notify a condvar: poll
 
 Nanos to_ns(double s) { return static_cast<Nanos>(s * 1e9); }
 
@@ -33,14 +32,14 @@ struct Runner::Impl {
 
   ClientOptions opt;
   std::vector<std::unique_ptr<Worker>> workers;
-  std::atomic<bool> stop{false};
+  std::atomic<bool> stop{false};  // set under mu by request_stop(), so the dispatcher's wait sees it
   std::size_t next_worker = 0;
 
   std::mutex mu;  // guards the counters below; the dispatcher waits on cv
   std::condition_variable cv;
   std::size_t done = 0, failed = 0, in_flight = 0;
   std::int64_t output_tokens = 0;
-  std::mutex record_mu;  // serialises the record callback (JSONL sinks are not thread-safe)
+  std::mutex record_mu;  // serialises the record callback: workers call it, it need not be thread-safe
   const RecordCallback* on_record = nullptr;
 
   void finished(RequestRecord& rec);
@@ -105,7 +104,13 @@ Runner::Runner(ClientOptions opt) : impl_(std::make_unique<Impl>(std::move(opt))
 
 Runner::~Runner() = default;
 
-void Runner::request_stop() noexcept { impl_->stop.store(true, std::memory_order_relaxed); }
+void Runner::request_stop() noexcept {
+  {
+    std::lock_guard<std::mutex> lk(impl_->mu);
+    impl_->stop.store(true, std::memory_order_relaxed);
+  }
+  impl_->cv.notify_all();
+}
 bool Runner::stop_requested() const noexcept { return impl_->stop.load(std::memory_order_relaxed); }
 
 int Runner::connections_opened() const noexcept {
@@ -173,8 +178,8 @@ struct StageLoop {
     }
     return now;
   }
-  Nanos wake_time(Nanos now) const {
-    Nanos wake = std::min(next_progress, now + kStopPollNs);
+  Nanos wake_time() const {
+    Nanos wake = next_progress;
     if (next < n && m.in_flight < limit) wake = std::min(wake, t0 + in.offsets_ns[next]);
     if (stopping && !cancelled_in_flight) wake = std::min(wake, grace_end);
     return wake;
@@ -210,7 +215,7 @@ StageOutput Runner::run_stage(const StageInput& in, const RecordCallback& on_rec
       loop.next_progress += kProgressEveryNs * (1 + (now - loop.next_progress) / kProgressEveryNs);
     }
     if (m.done >= loop.n) break;
-    const Nanos wake = loop.wake_time(now);
+    const Nanos wake = loop.wake_time();
     if (wake > now) m.cv.wait_until(lk, to_time_point(wake));
   }
   const Progress last = loop.progress(now_ns());

@@ -71,8 +71,10 @@ class Runner {
   StageOutput run_stage(const StageInput& in, const RecordCallback& on_record,
                         const ProgressCallback& on_progress);
 
-  // Async-signal-safe: stop dispatching; in-flight requests get `grace_s` to finish, then are
+  // Thread-safe (any thread, e.g. a std::stop_callback; not from a signal handler): stop
+  // dispatching and wake the dispatcher; in-flight requests get `stop_grace_s` to finish, then are
   // cancelled (Outcome::cancelled, aborted = true). Un-sent requests are reported cancelled too.
+  // A stopped runner stays stopped.
   void request_stop() noexcept;
   bool stop_requested() const noexcept;
 

@@ -1,5 +1,5 @@
 #pragma once
-// Ramp-up of the request rate across one stage (vllm-bench-spec §4.4, `--ramp-up-strategy`):
+// Ramp-up of the request rate across one stage (vLLM benchmarks/serve.py `--ramp-up-strategy`; docs/run.md):
 // request i of N gets rate r_i, with progress p_i = i / max(N-1, 1):
 //   linear       r_i = start + (end - start) * p_i
 //   exponential  r_i = start * (end / start) ^ p_i

@@ -1,6 +1,7 @@
 #pragma once
 // The typed configuration of one run (a staircase against one target): what `servebench run` builds
 // from flags, a config file and the environment, and what `demo` (and later `tune`) fill directly.
+#include <limits>
 #include <map>
 #include <optional>
 #include <string>
@@ -35,10 +36,10 @@ struct RunConfig {
   // Dataset and load
   DatasetConfig dataset;
   std::vector<int> concurrency;             // --concurrency list (one stage per value)
-  std::vector<double> request_rates;        // --request-rate list (default {inf})
+  std::vector<double> request_rates{std::numeric_limits<double>::infinity()};  // --request-rate list
   std::optional<int> max_concurrency;
   double burstiness = 1.0;
-  RampUp ramp;                              // --ramp-up-*: each stage's rate ramps (vLLM §4.4)
+  RampUp ramp;                              // --ramp-up-*: each stage's rate ramps (docs/run.md)
   int num_warmups = 0;
 
   // Request content
@@ -62,5 +63,11 @@ struct RunConfig {
   std::optional<double> max_failure_ratio;  // exit 4 when a stage's failed/sent exceeds it
   std::optional<std::string> config_path;   // the config file that was read, if any
 };
+
+// "bench-<8 hex>-": vLLM's default x-request-id prefix, random per run.
+std::string random_request_id_prefix();
+
+// <dir>/<stem>.requests.jsonl next to the sweep document, else next to the vLLM files, else "".
+std::string default_requests_path(const RunConfig& c);
 
 }  // namespace sb::pipeline

@@ -3,8 +3,6 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
-#include <atomic>
-#include <csignal>
 #include <limits>
 
 #include "pipeline/output_recount.hpp"
@@ -21,39 +19,7 @@ namespace sb::pipeline {
 
 namespace {
 
-// Ctrl-C: the handler only flips flags (both async-signal-safe); the pipeline notices between
-// stages, the runner within a few ms.
-std::atomic<Runner*> g_runner{nullptr};
-volatile std::sig_atomic_t g_stop = 0;
-
-extern "C" void on_stop_signal(int) {
-  g_stop = 1;
-  if (Runner* r = g_runner.load()) r->request_stop();
-}
-
-class SignalScope {
- public:
-  explicit SignalScope(bool enabled) : enabled_(enabled) {
-    g_stop = 0;
-    if (!enabled_) return;
-    struct sigaction sa {};
-    sa.sa_handler = on_stop_signal;
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, &old_int_);
-    sigaction(SIGTERM, &sa, &old_term_);
-  }
-  ~SignalScope() {
-    if (!enabled_) return;
-    sigaction(SIGINT, &old_int_, nullptr);
-    sigaction(SIGTERM, &old_term_, nullptr);
-  }
-
- private:
-  bool enabled_;
-  struct sigaction old_int_ {}, old_term_ {};
-};
-
-void note(const PipelineIo& io, const std::string& line) { std::fprintf(io.err, "%s\n", line.c_str()); }
+void note(const RunIo& io, const std::string& line) { std::fprintf(io.err, "%s\n", line.c_str()); }
 
 void print(std::FILE* out, const std::string& text) {
   std::fputs(text.c_str(), out);
@@ -121,7 +87,7 @@ StageInput stage_input(const RunConfig& cfg, const Prepared& p, const StagePlan&
 }
 
 // vLLM's warm-up: K copies of the first request under the first stage's limit; results ignored.
-void run_warmups(const RunConfig& cfg, const Prepared& p, Runner& runner, const PipelineIo& io) {
+void run_warmups(const RunConfig& cfg, const Prepared& p, Runner& runner, const RunIo& io) {
   if (cfg.num_warmups <= 0) return;
   std::vector<std::string> bodies(static_cast<std::size_t>(cfg.num_warmups), p.bodies.front());
   StageInput in;
@@ -159,7 +125,7 @@ bool too_many_failures(const RunConfig& cfg, const StageSummary& s) {
          static_cast<double>(s.failed) / s.sent > *cfg.max_failure_ratio;
 }
 
-void print_stage_header(const RunContext& ctx, const StagePlan& plan, const PipelineIo& io) {
+void print_stage_header(const RunContext& ctx, const StagePlan& plan, const RunIo& io) {
   const RampHeader ramp{ctx.ramp_up_strategy, ctx.ramp_up_start_rps, ctx.ramp_up_end_rps};
   print(io.out, format_stage_header(plan.load, ctx.ramp_up_strategy.empty() ? nullptr : &ramp));
 }
@@ -169,8 +135,16 @@ struct StageRun {
   bool stop = false;
 };
 
-StageRun run_one_stage(const RunConfig& cfg, const Prepared& p, const StagePlan& plan, Runner& runner,
-                       RunOutputs& outputs, const PipelineIo& io) {
+struct StageEnv {
+  const RunConfig& cfg;
+  const Prepared& p;
+  Runner& runner;
+  RunOutputs& outputs;
+  const RunIo& io;
+};
+
+StageRun run_one_stage(const StageEnv& env, const StagePlan& plan) {
+  const auto& [cfg, p, runner, outputs, io] = env;
   const StageInput in = stage_input(cfg, p, plan);
   print_stage_header(p.ctx, plan, io);
   ProgressLine progress(io.err, io.progress && !cfg.disable_tqdm && isatty(fileno(io.err)),
@@ -201,33 +175,31 @@ StageRun run_one_stage(const RunConfig& cfg, const Prepared& p, const StagePlan&
   run.summary = summarize_stage(cfg, p, plan, out);
   outputs.stage_done(run.summary, out.records);
   print(io.out, format_failed_requests(out.records) + format_console_summary(run.summary, console_options(cfg)));
-  run.stop = out.aborted || g_stop != 0;
+  run.stop = out.aborted;
   return run;
 }
 
 }  // namespace
 
-RunResult run_pipeline(const RunConfig& cfg, const PipelineIo& io) {
-  SignalScope signals(io.handle_signals);
+RunResult run(const RunConfig& cfg, const RunIo& io, std::stop_token stop) {
   Prepared p = prepare_run(cfg, io.err);
   RunResult result;
   result.model_id = p.ctx.model_id;
   RunOutputs outputs(cfg, p.ctx);
   Runner runner(client_options(cfg, p));
-  g_runner.store(&runner);
-  struct Unregister {
-    ~Unregister() { g_runner.store(nullptr); }
-  } unregister;
-  if (g_stop == 0) run_warmups(cfg, p, runner, io);
+  // Runs on the requesting thread (or here, when the stop came during preparation).
+  std::stop_callback stop_runner(stop, [&runner] { runner.request_stop(); });
+  if (!stop.stop_requested()) run_warmups(cfg, p, runner, io);
   bool failures = false;
+  const StageEnv env{cfg, p, runner, outputs, io};
   for (const StagePlan& plan : p.staircase.stages) {
-    if (g_stop != 0) break;
-    StageRun run = run_one_stage(cfg, p, plan, runner, outputs, io);
-    failures = failures || too_many_failures(cfg, run.summary);
-    result.stages.push_back(std::move(run.summary));
-    if (run.stop) break;
+    if (stop.stop_requested()) break;
+    StageRun stage = run_one_stage(env, plan);
+    failures = failures || too_many_failures(cfg, stage.summary);
+    result.stages.push_back(std::move(stage.summary));
+    if (stage.stop || stop.stop_requested()) break;
   }
-  result.aborted = g_stop != 0;
+  result.aborted = stop.stop_requested();
   outputs.finish(result.aborted);
   if (!result.stages.empty()) print(io.out, format_staircase_table(p.ctx.load_mode, result.stages));
   for (const std::string& path : outputs.written()) note(io, "wrote " + path);

@@ -91,7 +91,7 @@ RunContext make_context(const RunConfig& cfg, const PreflightResult& pf, const P
   RunContext ctx;
   ctx.backend = cfg.backend;
   ctx.label = cfg.label;
-  // vLLM [N]: model_id is --model, else the served entry's root (the model path), else its id.
+  // As vLLM benchmarks/serve.py: model_id is --model, else the served entry's root (the model path), else its id.
   ctx.model_id = cfg.model ? *cfg.model : (pf.model_root.empty() ? pf.model_id : pf.model_root);
   ctx.served_model_name = pf.model_id;
   ctx.tokenizer_id = p.tokenizer ? (cfg.tokenizer ? *cfg.tokenizer : p.tokenizer->name()) : "";
