@@ -57,7 +57,7 @@ pipeline::RunConfig demo_run_config(std::uint16_t port, bool quick, const std::s
   c.dataset.random_input_len = quick ? 128 : 256;
   c.dataset.random_output_len = quick ? 16 : 64;
   c.dataset.request_id_prefix = pipeline::random_request_id_prefix();
-  c.concurrency = quick ? std::vector<int>{1, 4, 16, 64} : std::vector<int>{1, 2, 4, 8, 16, 32, 64, 128, 256};
+  c.load.concurrency = quick ? std::vector<int>{1, 4, 16, 64} : std::vector<int>{1, 2, 4, 8, 16, 32, 64, 128, 256};
   c.ignore_eos = true;  // the random dataset's prompts carry no stopping point (as vLLM forces it)
   c.label = "demo";
   c.output_json = output_json;

@@ -122,18 +122,19 @@ int Runner::connections_opened() const noexcept {
 namespace {
 
 void prepare_records(const StageInput& in, std::vector<RequestRecord>& records) {
-  const std::size_t n = in.offsets_ns.size();
+  const std::size_t n = in.requests.size();
   if (in.bodies == nullptr || in.bodies->size() < n) {
-    throw std::invalid_argument("StageInput: fewer bodies than schedule offsets");
+    throw std::invalid_argument("StageInput: fewer bodies than requests");
   }
   records.assign(n, RequestRecord{});
   for (std::size_t i = 0; i < n; ++i) {
+    const StageRequest& q = in.requests[i];
     RequestRecord& r = records[i];
     r.index = static_cast<std::uint32_t>(i);
-    r.intended_ns = in.offsets_ns[i];
-    r.dataset_prompt_tokens = i < in.dataset_prompt_tokens.size() ? in.dataset_prompt_tokens[i] : -1;
-    r.prompt_tokens = r.dataset_prompt_tokens;
-    r.expected_output_tokens = i < in.expected_output_tokens.size() ? in.expected_output_tokens[i] : 0;
+    r.intended_ns = q.offset_ns;
+    r.dataset_prompt_tokens = q.prompt_tokens;
+    r.prompt_tokens = q.prompt_tokens;
+    r.expected_output_tokens = q.expected_output_tokens;
   }
 }
 
@@ -169,10 +170,9 @@ struct StageLoop {
   }
   // Sends every request that is due while a slot is free (FIFO in schedule order).
   Nanos dispatch_due(Nanos now) {
-    while (next < n && m.in_flight < limit && now >= t0 + in.offsets_ns[next]) {
-      const std::string_view id = next < in.request_ids.size() ? std::string_view(in.request_ids[next]) : "";
+    while (next < n && m.in_flight < limit && now >= t0 + in.requests[next].offset_ns) {
       ++m.in_flight;
-      m.pick_worker().submit(Job{&out.records[next], &(*in.bodies)[next], id, t0});
+      m.pick_worker().submit(Job{&out.records[next], &(*in.bodies)[next], in.requests[next].id, t0});
       ++next;
       now = now_ns();
     }
@@ -180,7 +180,7 @@ struct StageLoop {
   }
   Nanos wake_time() const {
     Nanos wake = next_progress;
-    if (next < n && m.in_flight < limit) wake = std::min(wake, t0 + in.offsets_ns[next]);
+    if (next < n && m.in_flight < limit) wake = std::min(wake, t0 + in.requests[next].offset_ns);
     if (stopping && !cancelled_in_flight) wake = std::min(wake, grace_end);
     return wake;
   }

@@ -30,14 +30,19 @@ struct ClientOptions {
   double stop_grace_s = 3.0;              // after request_stop(): time in-flight requests get to finish
 };
 
+// One request of a stage; its body is the stage's bodies[i] for requests[i].
+struct StageRequest {
+  std::string id;                   // sent as x-request-id; "" = none
+  int prompt_tokens = -1;           // the dataset's count, -1 if unknown
+  int expected_output_tokens = 0;   // max_tokens
+  Nanos offset_ns = 0;              // intended send offset from t0 (all 0: closed loop)
+};
+
 struct StageInput {
   std::size_t stage_index = 0;
-  const std::vector<std::string>* bodies = nullptr;  // prebuilt JSON bodies, one per request
-  std::vector<std::string> request_ids;               // sent as x-request-id
-  std::vector<int> dataset_prompt_tokens;             // per request, -1 if unknown
-  std::vector<int> expected_output_tokens;            // per request (max_tokens)
-  std::vector<Nanos> offsets_ns;                       // intended send offsets from t0 (all 0: closed loop)
-  std::optional<int> max_concurrency;                  // slots; nullopt = unlimited
+  const std::vector<std::string>* bodies = nullptr;  // prebuilt JSON bodies, at least one per request
+  std::vector<StageRequest> requests;                 // in schedule order (offsets non-decreasing)
+  std::optional<int> max_concurrency;                 // slots; nullopt = unlimited
 };
 
 struct Progress {

@@ -5,6 +5,8 @@
 //   exponential  r_i = start * (end / start) ^ p_i
 #include <cstddef>
 
+#include "core/problem.hpp"
+
 namespace sb {
 
 enum class RampKind { none, linear, exponential };
@@ -15,8 +17,8 @@ struct RampUp {
   double end_rps = 0;    // >= start_rps
 };
 
-// Throws sb::UserError naming --ramp-up-start-rps / --ramp-up-end-rps for invalid values.
-void validate_ramp(const RampUp& ramp);
+// Every problem with a ramp (none when kind is none): fields start_rps, end_rps.
+Problems validate(const RampUp& ramp);
 
 // Rate of request i out of n (req/s). Only meaningful when ramp.kind != none.
 double ramp_rate(const RampUp& ramp, std::size_t i, std::size_t n) noexcept;

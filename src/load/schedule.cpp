@@ -70,7 +70,7 @@ std::vector<Nanos> make_schedule(const ScheduleParams& p) {
 
 std::vector<Nanos> make_ramp_schedule(const ScheduleParams& p, const RampUp& ramp) {
   if (ramp.kind == RampKind::none) return make_schedule(p);
-  validate_ramp(ramp);
+  throw_if_problems(validate(ramp));
   if (!(p.burstiness > 0)) {
     throw UserError(fmt::format("--burstiness: must be > 0 or inf, got {}", p.burstiness));
   }

@@ -21,7 +21,8 @@ struct ScheduleParams {
 // Offsets from the stage's t0 in ns, non-decreasing, one per request.
 std::vector<Nanos> make_schedule(const ScheduleParams& p);
 
-// Same with a ramp-up (ramp.kind != none); p.request_rate is ignored. Throws sb::UserError.
+// Same with a ramp-up (ramp.kind != none); p.request_rate is ignored. Throws sb::UserError
+// listing validate(ramp)'s problems.
 std::vector<Nanos> make_ramp_schedule(const ScheduleParams& p, const RampUp& ramp);
 
 }  // namespace sb

@@ -1,15 +1,15 @@
 #pragma once
 // The typed configuration of one run (a staircase against one target): what `servebench run` builds
 // from flags, a config file and the environment, and what `demo` (and later `tune`) fill directly.
-#include <limits>
 #include <map>
 #include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "core/problem.hpp"
 #include "dataset/dataset.hpp"
-#include "load/ramp.hpp"
+#include "load/staircase.hpp"
 #include "net/endpoint.hpp"
 #include "net/http_call.hpp"
 #include "protocol/api.hpp"
@@ -33,13 +33,9 @@ struct RunConfig {
   double idle_timeout_s = 300;              // silence between two reads of one response
   int client_threads = 0;                   // 0 = hardware concurrency
 
-  // Dataset and load
+  // Dataset and load: the layers' own parameters (num_prompts, the requests per stage, is the dataset's)
   DatasetConfig dataset;
-  std::vector<int> concurrency;             // --concurrency list (one stage per value)
-  std::vector<double> request_rates{std::numeric_limits<double>::infinity()};  // --request-rate list
-  std::optional<int> max_concurrency;
-  double burstiness = 1.0;
-  RampUp ramp;                              // --ramp-up-*: each stage's rate ramps (docs/run.md)
+  StaircaseParams load;                     // --concurrency / --request-rate lists, limit, burstiness, ramp-up
   int num_warmups = 0;
 
   // Request content
@@ -63,6 +59,10 @@ struct RunConfig {
   std::optional<double> max_failure_ratio;  // exit 4 when a stage's failed/sent exceeds it
   std::optional<std::string> config_path;   // the config file that was read, if any
 };
+
+// Every problem with the configuration, by field path ("dataset.num_prompts", "load.ramp.end_rps",
+// "max_failure_ratio"): the layers' validate() for their parts, plus the run's own fields.
+Problems validate(const RunConfig& c);
 
 // "bench-<8 hex>-": vLLM's default x-request-id prefix, random per run.
 std::string random_request_id_prefix();

@@ -32,7 +32,7 @@ Json dataset_json(const DatasetConfig& d) {
   return j;
 }
 
-Json load_json(const RunConfig& c) {
+Json load_json(const StaircaseParams& c) {
   Json j;
   const bool concurrency_mode = !c.concurrency.empty() && c.request_rates.size() <= 1;  // as plan_staircase
   j["mode"] = concurrency_mode ? "concurrency" : "request_rate";
@@ -70,7 +70,7 @@ std::string redacted_config_json(const RunConfig& c, const std::string& model_id
   j["served_model_name"] = c.served_model_name.value_or(model_id);
   j["tokenizer"] = optional_json(c.tokenizer);
   j["dataset"] = dataset_json(c.dataset);
-  j["load"] = load_json(c);
+  j["load"] = load_json(c.load);
   j["ignore_eos"] = c.ignore_eos;
   j["sampling"] = c.sampling_json.empty() ? Json::object() : object_or_null(c.sampling_json);
   j["extra_body"] = object_or_null(c.extra_body_json);

@@ -73,15 +73,16 @@ StageInput stage_input(const RunConfig& cfg, const Prepared& p, const StagePlan&
   in.bodies = &p.bodies;
   const std::size_t n = static_cast<std::size_t>(plan.num_requests);
   const bool several = p.staircase.stages.size() > 1;
+  const ScheduleParams sp{n, plan.load.request_rate, plan.load.burstiness, cfg.dataset.seed};
+  const RampUp& ramp = cfg.load.ramp;
+  const std::vector<Nanos> offsets = ramp.kind == RampKind::none ? make_schedule(sp) : make_ramp_schedule(sp, ramp);
+  in.requests.reserve(n);
   for (std::size_t i = 0; i < n; ++i) {
     const RequestSpec& spec = p.dataset.requests[i];
     // Ids stay unique across stages: a server may reject a request id it has seen in flight.
-    in.request_ids.push_back(several ? fmt::format("{}-s{}", spec.request_id, plan.index) : spec.request_id);
-    in.dataset_prompt_tokens.push_back(spec.prompt_tokens);
-    in.expected_output_tokens.push_back(spec.max_tokens);
+    in.requests.push_back({several ? fmt::format("{}-s{}", spec.request_id, plan.index) : spec.request_id,
+                           spec.prompt_tokens, spec.max_tokens, offsets[i]});
   }
-  const ScheduleParams sp{n, plan.load.request_rate, plan.load.burstiness, cfg.dataset.seed};
-  in.offsets_ns = cfg.ramp.kind == RampKind::none ? make_schedule(sp) : make_ramp_schedule(sp, cfg.ramp);
   in.max_concurrency = plan.load.max_concurrency;
   return in;
 }
@@ -92,12 +93,10 @@ void run_warmups(const RunConfig& cfg, const Prepared& p, Runner& runner, const 
   std::vector<std::string> bodies(static_cast<std::size_t>(cfg.num_warmups), p.bodies.front());
   StageInput in;
   in.bodies = &bodies;
-  for (int i = 0; i < cfg.num_warmups; ++i) {
-    in.request_ids.push_back(fmt::format("{}warmup-{}", cfg.dataset.request_id_prefix, i));
-    in.dataset_prompt_tokens.push_back(p.dataset.requests.front().prompt_tokens);
-    in.expected_output_tokens.push_back(p.dataset.requests.front().max_tokens);
-  }
-  in.offsets_ns.assign(bodies.size(), 0);
+  const RequestSpec& first = p.dataset.requests.front();
+  for (int i = 0; i < cfg.num_warmups; ++i)
+    in.requests.push_back({fmt::format("{}warmup-{}", cfg.dataset.request_id_prefix, i), first.prompt_tokens,
+                           first.max_tokens, 0});
   in.max_concurrency = p.staircase.stages.front().load.max_concurrency;
   StageOutput out = runner.run_stage(in, {}, {});
   int failed = 0;
@@ -151,16 +150,16 @@ StageRun run_one_stage(const StageEnv& env, const StagePlan& plan) {
                         stage_view(p.staircase, plan));
   // Outputs re-tokenized on the worker thread (local tokenizer only: microseconds, no I/O); each
   // slot is written by the one thread that finished that request, applied after the stage.
-  std::vector<int> recounted(in.request_ids.size(), -1);
+  std::vector<int> recounted(in.requests.size(), -1);
   auto on_record = [&](const RequestRecord& r) {
     if (!p.local_tokenizer || !needs_output_recount(r)) {
-      outputs.append_record(plan.index, in.request_ids[r.index], r);
+      outputs.append_record(plan.index, in.requests[r.index].id, r);
       return;
     }
     RequestRecord copy = r;
     recount_output_tokens(*p.tokenizer, copy, false);
     recounted[r.index] = copy.output_tokens;
-    outputs.append_record(plan.index, in.request_ids[r.index], copy);
+    outputs.append_record(plan.index, in.requests[r.index].id, copy);
   };
   StageOutput out = runner.run_stage(in, on_record, [&](const Progress& pr) { progress.update(pr); });
   progress.clear();
@@ -182,6 +181,7 @@ StageRun run_one_stage(const StageEnv& env, const StagePlan& plan) {
 }  // namespace
 
 RunResult run(const RunConfig& cfg, const RunIo& io, std::stop_token stop) {
+  throw_if_problems(validate(cfg));
   Prepared p = prepare_run(cfg, io.err);
   RunResult result;
   result.model_id = p.ctx.model_id;

@@ -31,7 +31,8 @@ struct RunResult {
 // The one entry point of a run. `stop` may be requested from any thread at any time: before the
 // load, no stage starts; during a stage, dispatch stops (in-flight requests get the client's grace
 // time); either way every output is written, marked aborted, and the code is ExitCode::aborted.
-// Throws sb::UserError for configuration / preflight problems (before any load is sent).
+// Throws sb::UserError listing validate(cfg)'s problems by field, or for preflight problems (before
+// any load is sent).
 RunResult run(const RunConfig& cfg, const RunIo& io, std::stop_token stop);
 
 }  // namespace sb::pipeline

@@ -77,16 +77,6 @@ std::vector<std::string> build_bodies(const RunConfig& cfg, const std::string& m
   return bodies;
 }
 
-StaircaseParams staircase_params(const RunConfig& cfg, int num_requests) {
-  StaircaseParams p;
-  p.concurrency = cfg.concurrency;
-  p.request_rates = cfg.request_rates;
-  p.max_concurrency = cfg.max_concurrency;
-  p.burstiness = cfg.burstiness;
-  p.num_prompts = num_requests;
-  return p;
-}
-
 RunContext make_context(const RunConfig& cfg, const PreflightResult& pf, const Prepared& p) {
   RunContext ctx;
   ctx.backend = cfg.backend;
@@ -103,10 +93,10 @@ RunContext make_context(const RunConfig& cfg, const PreflightResult& pf, const P
   ctx.metric_percentiles = cfg.metric_percentiles;
   ctx.percentile_metrics = cfg.percentile_metrics;
   ctx.goodput_slo_ms = cfg.goodput_slo_ms;
-  if (cfg.ramp.kind != RampKind::none) {
-    ctx.ramp_up_strategy = cfg.ramp.kind == RampKind::linear ? "linear" : "exponential";
-    ctx.ramp_up_start_rps = cfg.ramp.start_rps;
-    ctx.ramp_up_end_rps = cfg.ramp.end_rps;
+  if (cfg.load.ramp.kind != RampKind::none) {
+    ctx.ramp_up_strategy = cfg.load.ramp.kind == RampKind::linear ? "linear" : "exponential";
+    ctx.ramp_up_start_rps = cfg.load.ramp.start_rps;
+    ctx.ramp_up_end_rps = cfg.load.ramp.end_rps;
   }
   ctx.metadata = cfg.metadata;
   ctx.config_json = redacted_config_json(cfg, ctx.model_id);
@@ -150,7 +140,7 @@ Prepared prepare_run(const RunConfig& cfg, std::FILE* err) {
   for (const std::string& w : p.dataset.warnings) note(err, "warning: " + w);
   if (p.dataset.requests.empty()) throw UserError("the dataset produced no request");
   p.bodies = build_bodies(cfg, pf.model_id, p.dataset);
-  p.staircase = plan_staircase(staircase_params(cfg, static_cast<int>(p.dataset.requests.size())));
+  p.staircase = plan_staircase(cfg.load, static_cast<int>(p.dataset.requests.size()));
   p.ctx = make_context(cfg, pf, p);
   return p;
 }

@@ -43,7 +43,7 @@ void expect_same_run(const RunConfig& direct, const RunConfig& flags) {
 TEST(DemoConfig, QuickIsWhatItsFlagsGive) {
   const RunConfig c = demo_run_config(4321, true, "servebench-results/demo-1.json");
   expect_same_run(c, demo_from_flags(4321, true, "servebench-results/demo-1.json"));
-  EXPECT_EQ(c.concurrency, (std::vector<int>{1, 4, 16, 64}));
+  EXPECT_EQ(c.load.concurrency, (std::vector<int>{1, 4, 16, 64}));
   EXPECT_EQ(c.dataset.num_prompts, 32);
   EXPECT_EQ(c.requests_jsonl, "servebench-results/demo-1.requests.jsonl");
 }
@@ -51,7 +51,7 @@ TEST(DemoConfig, QuickIsWhatItsFlagsGive) {
 TEST(DemoConfig, FullIsWhatItsFlagsGive) {
   const RunConfig c = demo_run_config(80, false, "out/demo-2.json");
   expect_same_run(c, demo_from_flags(80, false, "out/demo-2.json"));
-  EXPECT_EQ(c.concurrency.size(), 9u);
+  EXPECT_EQ(c.load.concurrency.size(), 9u);
   EXPECT_EQ(c.dataset.num_prompts, 512);
 }
 

@@ -54,7 +54,7 @@ struct StopFixture {
     c.dataset.random_input_len = 16;
     c.dataset.random_output_len = 16;
     c.ignore_eos = true;
-    c.concurrency = {2, 4};
+    c.load.concurrency = {2, 4};
     c.client_threads = 1;
     c.output_json = (dir / "sweep.json").string();
     c.requests_jsonl = (dir / "sweep.requests.jsonl").string();
