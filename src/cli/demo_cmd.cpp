@@ -50,15 +50,15 @@ int usage(const std::string& arg) {
 
 pipeline::RunConfig demo_run_config(std::uint16_t port, bool quick, const std::string& output_json) {
   pipeline::RunConfig c;
-  c.endpoint.host = "127.0.0.1";
-  c.endpoint.port = port;
-  c.base_url = c.endpoint.url("");
+  c.client.endpoint.host = "127.0.0.1";
+  c.client.endpoint.port = port;
+  c.base_url = c.client.endpoint.url("");
   c.dataset.num_prompts = quick ? 32 : 512;
   c.dataset.random_input_len = quick ? 128 : 256;
   c.dataset.random_output_len = quick ? 16 : 64;
   c.dataset.request_id_prefix = pipeline::random_request_id_prefix();
   c.load.concurrency = quick ? std::vector<int>{1, 4, 16, 64} : std::vector<int>{1, 2, 4, 8, 16, 32, 64, 128, 256};
-  c.ignore_eos = true;  // the random dataset's prompts carry no stopping point (as vLLM forces it)
+  c.request.ignore_eos = true;  // the random dataset's prompts carry no stopping point (as vLLM forces it)
   c.label = "demo";
   c.output_json = output_json;
   c.requests_jsonl = pipeline::default_requests_path(c);

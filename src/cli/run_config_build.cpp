@@ -7,7 +7,6 @@
 #include <limits>
 
 #include "core/error.hpp"
-#include "protocol/request_builder.hpp"
 
 namespace sb::cli {
 
@@ -43,40 +42,40 @@ void read_api_key(const OptionReader& r, const EnvLookup& env, RunConfig& c) {
 
 void read_target(const OptionReader& r, const EnvLookup& env, RunConfig& c) {
   c.backend = r.text("backend").value_or("openai");
-  if (c.backend == "openai-chat") c.api = Api::chat;
+  if (c.backend == "openai-chat") c.client.api = Api::chat;
   else if (c.backend != "openai" && c.backend != "vllm")
     r.error("backend", fmt::format("'{}' is not one of vllm, openai, openai-chat", c.backend));
   if (auto url = r.text("base-url")) {
     try {
-      c.endpoint = parse_base_url(*url);
+      c.client.endpoint = parse_base_url(*url);
     } catch (const UserError& e) {
       r.error("base-url", e.what());
     }
   } else {
-    c.endpoint.host = r.text("host").value_or("127.0.0.1");
+    c.client.endpoint.host = r.text("host").value_or("127.0.0.1");
     const int port = r.integer("port", 1).value_or(8000);
     if (port > 65535) r.error("port", fmt::format("{} is not in 1..65535", port));
-    c.endpoint.port = static_cast<std::uint16_t>(port > 65535 ? 8000 : port);
+    c.client.endpoint.port = static_cast<std::uint16_t>(port > 65535 ? 8000 : port);
   }
-  c.endpoint.insecure = r.flag("insecure");
-  c.base_url = c.endpoint.url("");
-  c.endpoint_path = r.text("endpoint").value_or(c.api == Api::chat ? "/v1/chat/completions" : "/v1/completions");
-  const std::string want = c.api == Api::chat ? "chat/completions" : "completions";
-  if (!c.endpoint_path.ends_with(want) || (c.api == Api::completions && c.endpoint_path.ends_with("chat/completions")))
-    r.error("endpoint", fmt::format("'{}' does not end in '{}' as --backend {} needs", c.endpoint_path, want, c.backend));
-  if (c.endpoint_path.empty() || c.endpoint_path.front() != '/') c.endpoint_path = "/" + c.endpoint_path;
+  c.client.endpoint.insecure = r.flag("insecure");
+  c.base_url = c.client.endpoint.url("");
+  c.client.path = r.text("endpoint").value_or(c.client.api == Api::chat ? "/v1/chat/completions" : "/v1/completions");
+  const std::string want = c.client.api == Api::chat ? "chat/completions" : "completions";
+  if (!c.client.path.ends_with(want) || (c.client.api == Api::completions && c.client.path.ends_with("chat/completions")))
+    r.error("endpoint", fmt::format("'{}' does not end in '{}' as --backend {} needs", c.client.path, want, c.backend));
+  if (c.client.path.empty() || c.client.path.front() != '/') c.client.path = "/" + c.client.path;
   c.model = r.text("model");
   c.served_model_name = r.text("served-model-name");
   c.tokenizer = r.text("tokenizer");
   for (const std::string& h : r.items("header")) {
     auto [k, v] = split_pair(h, '=');
     if (k.empty() || h.find('=') == std::string::npos) r.error("header", fmt::format("'{}' is not KEY=VALUE", k));
-    else c.headers.emplace_back(k, v);
+    else c.client.headers.emplace_back(k, v);
   }
   read_api_key(r, env, c);
-  c.timeout_s = r.number("timeout-s", 0.001, false).value_or(21600);
-  c.idle_timeout_s = r.number("idle-timeout-s", 0.001, false).value_or(300);
-  c.client_threads = r.integer("client-threads", 0).value_or(0);
+  c.client.timeout_s = r.number("timeout-s", 0.001, false).value_or(21600);
+  c.client.idle_timeout_s = r.number("idle-timeout-s", 0.001, false).value_or(300);
+  c.client.threads = r.integer("client-threads", 0).value_or(0);
 }
 
 void read_range_ratio(const OptionReader& r, DatasetConfig& d) {
@@ -160,8 +159,8 @@ void read_load(const OptionReader& r, RunConfig& c) {
 
 // Sampling flags are sent only when set (as vLLM benchmarks/serve.py); numbers keep the user's spelling when valid.
 void read_content(const OptionReader& r, RunConfig& c) {
-  c.ignore_eos = r.flag("ignore-eos") || c.dataset.name == "random";  // vLLM forces it for random
-  c.logprobs = r.integer("logprobs", 0);
+  c.request.ignore_eos = r.flag("ignore-eos") || c.dataset.name == "random";  // vLLM forces it for random
+  c.request.logprobs = r.integer("logprobs", 0);
   static constexpr std::pair<const char*, const char*> kSampling[] = {
       {"temperature", "temperature"}, {"top-p", "top_p"}, {"top-k", "top_k"}, {"min-p", "min_p"},
       {"frequency-penalty", "frequency_penalty"}, {"presence-penalty", "presence_penalty"},
@@ -173,15 +172,8 @@ void read_content(const OptionReader& r, RunConfig& c) {
     // The parsed value, not the flag text: ".5", "1." or "020" are numbers here but not JSON.
     json += fmt::format("{}\"{}\":{}", json.empty() ? "{" : ",", key, *v);
   }
-  if (!json.empty()) c.sampling_json = json + "}";
-  c.extra_body_json = r.text("extra-body").value_or("");
-  RequestOptions probe;  // builds one body to check --extra-body now rather than mid-run
-  probe.extra_body_json = c.extra_body_json;
-  try {
-    build_request_body(probe, RequestSpec{});
-  } catch (const UserError&) {
-    r.error("extra-body", "not a JSON object: " + c.extra_body_json);
-  }
+  if (!json.empty()) c.request.sampling_json = json + "}";
+  c.request.extra_body_json = r.text("extra-body").value_or("");
 }
 
 void read_metric_choice(const OptionReader& r, RunConfig& c) {

@@ -53,14 +53,14 @@ constexpr std::array kFlags{
     // Request content
     FlagSpec{"ignore-eos", K::flag, "send ignore_eos (always on for the random dataset, as vLLM)"},
     FlagSpec{"logprobs", K::value, "logprobs per token (completions)"},
-    FlagSpec{"temperature", K::value, "sampling: temperature (sent only when set)"},
+    FlagSpec{"temperature", K::value, "sampling: temperature (sent only when set)", "request.sampling_json"},
     FlagSpec{"top-p", K::value, "sampling: top_p"},
     FlagSpec{"top-k", K::value, "sampling: top_k"},
     FlagSpec{"min-p", K::value, "sampling: min_p"},
     FlagSpec{"frequency-penalty", K::value, "sampling: frequency_penalty"},
     FlagSpec{"presence-penalty", K::value, "sampling: presence_penalty"},
     FlagSpec{"repetition-penalty", K::value, "sampling: repetition_penalty"},
-    FlagSpec{"extra-body", K::value, "JSON object merged into every request body last"},
+    FlagSpec{"extra-body", K::value, "JSON object merged into every request body last", "request.extra_body_json"},
     // Reporting
     FlagSpec{"percentile-metrics", K::value, "comma list of ttft,tpot,itl,e2el,client_queue_time,e2el_including_client_queue", "percentile_metrics"},
     FlagSpec{"metric-percentiles", K::value, "comma list of percentiles (default 99)", "metric_percentiles"},

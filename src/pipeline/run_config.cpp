@@ -20,6 +20,7 @@ Problems validate(const RunConfig& c) {
   Problems out;
   append(out, nest_problems(validate(c.dataset), "dataset"));
   append(out, nest_problems(validate(c.load), "load"));
+  append(out, nest_problems(validate(c.request), "request"));
   if (c.num_warmups < 0) out.push_back({"num_warmups", fmt::format("must be >= 0, got {}", c.num_warmups)});
   static const std::vector<std::string> kMetrics{"ttft", "tpot", "itl", "e2el", "client_queue_time",
                                                  "e2el_including_client_queue"};

@@ -9,40 +9,32 @@
 
 #include "core/problem.hpp"
 #include "dataset/dataset.hpp"
+#include "exec/runner.hpp"
 #include "load/staircase.hpp"
-#include "net/endpoint.hpp"
-#include "net/http_call.hpp"
-#include "protocol/api.hpp"
+#include "protocol/request_builder.hpp"
 
 namespace sb::pipeline {
 
 struct RunConfig {
   // Target
   std::string backend = "openai";           // vllm | openai | openai-chat, as typed
-  Api api = Api::completions;
-  Endpoint endpoint;                        // from --base-url or --host/--port
+  ClientOptions client;                     // endpoint, path, api, --header pairs, timeouts, threads;
+                                            // the run puts the API key in front of the headers
   std::string base_url;                     // normalised, for messages and results
-  std::string endpoint_path = "/v1/completions";
   std::optional<std::string> model;         // nullopt: first id of /v1/models
   std::optional<std::string> served_model_name;
-  HeaderList headers;                       // --header K=V, in order (values may be secret)
   std::string api_key;                      // secret: never printed, never in results
   std::string api_key_source;               // "env OPENAI_API_KEY", "config file", "" (none)
   std::optional<std::string> tokenizer;
-  double timeout_s = 21600;                 // whole request (vLLM: 6 h)
-  double idle_timeout_s = 300;              // silence between two reads of one response
-  int client_threads = 0;                   // 0 = hardware concurrency
 
   // Dataset and load: the layers' own parameters (num_prompts, the requests per stage, is the dataset's)
   DatasetConfig dataset;
   StaircaseParams load;                     // --concurrency / --request-rate lists, limit, burstiness, ramp-up
   int num_warmups = 0;
 
-  // Request content
-  bool ignore_eos = false;
-  std::optional<int> logprobs;
-  std::string sampling_json;                // set sampling flags as a JSON object, "" if none
-  std::string extra_body_json;              // --extra-body, "" if none
+  // Request content: ignore_eos, logprobs, sampling flags, --extra-body; the run fills in `api` (the
+  // client's) and `model` (the served name preflight found)
+  RequestOptions request;
 
   // Reporting and outputs
   std::vector<std::string> percentile_metrics{"ttft", "tpot", "itl"};

@@ -26,17 +26,13 @@ void print(std::FILE* out, const std::string& text) {
   std::fflush(out);
 }
 
+// The configured client, plus what only the run knows: the API key in front of the --header pairs,
+// and whether records keep their text.
 ClientOptions client_options(const RunConfig& cfg, const Prepared& p) {
-  ClientOptions o;
-  o.endpoint = cfg.endpoint;
-  o.path = cfg.endpoint_path;
-  o.api = cfg.api;
+  ClientOptions o = cfg.client;
   o.headers = request_headers(cfg);
-  o.timeout_s = cfg.timeout_s;
-  o.idle_timeout_s = cfg.idle_timeout_s;
-  o.threads = cfg.client_threads;
   // The text is needed for --save-detailed, and to re-tokenize outputs the server did not count.
-  o.keep_text = cfg.save_detailed || p.local_tokenizer;
+  o.keep_text = o.keep_text || cfg.save_detailed || p.local_tokenizer;
   return o;
 }
 

@@ -24,17 +24,17 @@ RunConfig demo_from_flags(std::uint16_t port, bool quick, const std::string& out
 
 void expect_same_run(const RunConfig& direct, const RunConfig& flags) {
   EXPECT_EQ(pipeline::redacted_config_json(direct, "m"), pipeline::redacted_config_json(flags, "m"));
-  EXPECT_EQ(direct.endpoint.url(""), flags.endpoint.url(""));
+  EXPECT_EQ(direct.client.endpoint.url(""), flags.client.endpoint.url(""));
   EXPECT_EQ(direct.base_url, flags.base_url);
-  EXPECT_EQ(direct.endpoint_path, flags.endpoint_path);
-  EXPECT_EQ(direct.api, flags.api);
-  EXPECT_EQ(direct.ignore_eos, flags.ignore_eos);
+  EXPECT_EQ(direct.client.path, flags.client.path);
+  EXPECT_EQ(direct.client.api, flags.client.api);
+  EXPECT_EQ(direct.request.ignore_eos, flags.request.ignore_eos);
   EXPECT_EQ(direct.label, flags.label);
   EXPECT_EQ(direct.output_json, flags.output_json);
   EXPECT_EQ(direct.requests_jsonl, flags.requests_jsonl);
   EXPECT_EQ(direct.csv, flags.csv);
   EXPECT_EQ(direct.save_result, flags.save_result);
-  EXPECT_EQ(direct.client_threads, flags.client_threads);
+  EXPECT_EQ(direct.client.threads, flags.client.threads);
   EXPECT_EQ(direct.api_key, flags.api_key);
   EXPECT_EQ(direct.dataset.request_id_prefix.substr(0, 6), "bench-");
   EXPECT_EQ(direct.dataset.request_id_prefix.size(), flags.dataset.request_id_prefix.size());

@@ -59,10 +59,10 @@ TEST(RunOptions, VllmDefaults) {
   Fixture f;
   RunConfig c = f.parse({});
   EXPECT_EQ(c.backend, "openai");
-  EXPECT_EQ(c.api, Api::completions);
-  EXPECT_EQ(c.endpoint.host, "127.0.0.1");
-  EXPECT_EQ(c.endpoint.port, 8000);
-  EXPECT_EQ(c.endpoint_path, "/v1/completions");
+  EXPECT_EQ(c.client.api, Api::completions);
+  EXPECT_EQ(c.client.endpoint.host, "127.0.0.1");
+  EXPECT_EQ(c.client.endpoint.port, 8000);
+  EXPECT_EQ(c.client.path, "/v1/completions");
   EXPECT_EQ(c.dataset.name, "random");
   EXPECT_EQ(c.dataset.num_prompts, 1000);
   EXPECT_EQ(c.dataset.random_input_len, 1024);
@@ -72,8 +72,8 @@ TEST(RunOptions, VllmDefaults) {
   EXPECT_TRUE(std::isinf(c.load.request_rates[0]));
   EXPECT_TRUE(c.load.concurrency.empty());
   EXPECT_DOUBLE_EQ(c.load.burstiness, 1.0);
-  EXPECT_DOUBLE_EQ(c.timeout_s, 21600);
-  EXPECT_TRUE(c.ignore_eos);  // forced for the random dataset, as vLLM does
+  EXPECT_DOUBLE_EQ(c.client.timeout_s, 21600);
+  EXPECT_TRUE(c.request.ignore_eos);  // forced for the random dataset, as vLLM does
   EXPECT_EQ(c.percentile_metrics, (std::vector<std::string>{"ttft", "tpot", "itl"}));
   EXPECT_EQ(c.metric_percentiles, std::vector<double>{99});
   EXPECT_EQ(c.dataset.request_id_prefix.substr(0, 6), "bench-");
@@ -94,7 +94,7 @@ TEST(RunOptions, ReadmeExampleWithListsAndUnderscores) {
   EXPECT_EQ(c.dataset.custom_output_len, -1);
   EXPECT_EQ(c.model, "/m/llama");
   EXPECT_EQ(c.base_url, "http://localhost:8000");
-  EXPECT_FALSE(c.ignore_eos);
+  EXPECT_FALSE(c.request.ignore_eos);
   EXPECT_EQ(c.requests_jsonl, "out/result_1.requests.jsonl");
 }
 
@@ -103,12 +103,12 @@ TEST(RunOptions, RateListChatBackendAndSampling) {
   RunConfig c = f.parse({"--backend", "openai-chat", "--request-rate", "2", "4", "8.5", "--temperature", "0.7",
                          "--top-k", "20", "--header", "X-Team = infra", "--metric-percentiles", "50,99.9",
                          "--goodput", "ttft:500", "tpot:50", "--metadata", "gpu=h100", "k=a=b"});
-  EXPECT_EQ(c.api, Api::chat);
-  EXPECT_EQ(c.endpoint_path, "/v1/chat/completions");
+  EXPECT_EQ(c.client.api, Api::chat);
+  EXPECT_EQ(c.client.path, "/v1/chat/completions");
   EXPECT_EQ(c.load.request_rates, (std::vector<double>{2, 4, 8.5}));
-  EXPECT_EQ(c.sampling_json, R"({"temperature":0.7,"top_k":20})");
-  ASSERT_EQ(c.headers.size(), 1u);
-  EXPECT_EQ(c.headers[0], (std::pair<std::string, std::string>{"X-Team", "infra"}));
+  EXPECT_EQ(c.request.sampling_json, R"({"temperature":0.7,"top_k":20})");
+  ASSERT_EQ(c.client.headers.size(), 1u);
+  EXPECT_EQ(c.client.headers[0], (std::pair<std::string, std::string>{"X-Team", "infra"}));
   EXPECT_EQ(c.metric_percentiles, (std::vector<double>{50, 99.9}));
   EXPECT_EQ(c.goodput_slo_ms.at("ttft"), 500);
   EXPECT_EQ(c.goodput_slo_ms.at("tpot"), 50);
@@ -120,7 +120,7 @@ TEST(RunOptions, SamplingValuesAreSentAsJsonNumbers) {
   Fixture f;
   // Spellings the number parser accepts but JSON does not: they must not reach the request body.
   RunConfig c = f.parse({"--temperature", ".5", "--top-p", "1.", "--top-k", "020", "--min-p", "-0"});
-  EXPECT_EQ(c.sampling_json, R"({"temperature":0.5,"top_p":1,"top_k":20,"min_p":-0})");
+  EXPECT_EQ(c.request.sampling_json, R"({"temperature":0.5,"top_p":1,"top_k":20,"min_p":-0})");
   const std::string msg = f.error_of({"--temperature", "hot", "--extra-body", "nope"});
   EXPECT_NE(msg.find("--temperature: 'hot' is not a number\n"), std::string::npos) << msg;
   EXPECT_NE(msg.find("--extra-body: not a JSON object: nope"), std::string::npos) << msg;
@@ -154,11 +154,11 @@ TEST(RunOptions, PrecedenceFlagOverFileOverEnv) {
   EXPECT_EQ(c.model, "flag-model");                // flag beats file
   EXPECT_EQ(c.api_key, "sk-file");                 // file beats env
   EXPECT_EQ(c.api_key_source, "config file");
-  EXPECT_DOUBLE_EQ(c.timeout_s, 30);
+  EXPECT_DOUBLE_EQ(c.client.timeout_s, 30);
   EXPECT_EQ(c.dataset.num_prompts, 50);
   EXPECT_EQ(c.load.concurrency, (std::vector<int>{1, 2}));
-  EXPECT_TRUE(c.endpoint.tls);
-  EXPECT_EQ(c.endpoint.base_path, "/api");
+  EXPECT_TRUE(c.client.endpoint.tls);
+  EXPECT_EQ(c.client.endpoint.base_path, "/api");
   ASSERT_TRUE(c.config_path.has_value());
   c = f.parse({"--api-key-env", "TEAM_KEY"});      // an explicit flag beats the file's key
   EXPECT_EQ(c.api_key, "sk-team");
@@ -266,8 +266,9 @@ TEST(RunOptions, EveryFieldValidateNamesHasAFlag) {
   c.percentile_metrics = {"x"};
   c.metric_percentiles = {200};
   c.max_failure_ratio = 3;
+  c.request.extra_body_json = "[1]";
   const Problems problems = pipeline::validate(c);
-  EXPECT_GE(problems.size(), 18u);
+  EXPECT_GE(problems.size(), 19u);
   for (const Problem& p : problems) EXPECT_FALSE(flags_for_field(p.field).empty()) << p.field;
   EXPECT_EQ(flags_for_field("dataset.random_output_len").size(), 2u);  // --output-len, --random-output-len
 }

@@ -37,8 +37,8 @@ TEST(RunConfigValidate, LayerProblemsAreNestedUnderTheirMember) {
 
 TEST(RunConfigValidate, RunRefusesAnInvalidConfigBeforeContactingTheServer) {
   RunConfig c;
-  c.endpoint.host = "127.0.0.1";
-  c.endpoint.port = 1;  // nothing listens: a preflight would fail with `unreachable`
+  c.client.endpoint.host = "127.0.0.1";
+  c.client.endpoint.port = 1;  // nothing listens: a preflight would fail with `unreachable`
   c.load.burstiness = 0;
   try {
     run(c, RunIo{stdout, stderr, false}, {});

@@ -47,15 +47,15 @@ struct StopFixture {
 
   RunConfig config() const {
     RunConfig c;
-    c.endpoint.host = "127.0.0.1";
-    c.endpoint.port = server->port();
-    c.base_url = c.endpoint.url("");
+    c.client.endpoint.host = "127.0.0.1";
+    c.client.endpoint.port = server->port();
+    c.base_url = c.client.endpoint.url("");
     c.dataset.num_prompts = 8;
     c.dataset.random_input_len = 16;
     c.dataset.random_output_len = 16;
-    c.ignore_eos = true;
+    c.request.ignore_eos = true;
     c.load.concurrency = {2, 4};
-    c.client_threads = 1;
+    c.client.threads = 1;
     c.output_json = (dir / "sweep.json").string();
     c.requests_jsonl = (dir / "sweep.requests.jsonl").string();
     return c;
