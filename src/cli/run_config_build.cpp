@@ -60,9 +60,6 @@ void read_target(const OptionReader& r, const EnvLookup& env, RunConfig& c) {
   c.client.endpoint.insecure = r.flag("insecure");
   c.base_url = c.client.endpoint.url("");
   c.client.path = r.text("endpoint").value_or(c.client.api == Api::chat ? "/v1/chat/completions" : "/v1/completions");
-  const std::string want = c.client.api == Api::chat ? "chat/completions" : "completions";
-  if (!c.client.path.ends_with(want) || (c.client.api == Api::completions && c.client.path.ends_with("chat/completions")))
-    r.error("endpoint", fmt::format("'{}' does not end in '{}' as --backend {} needs", c.client.path, want, c.backend));
   if (c.client.path.empty() || c.client.path.front() != '/') c.client.path = "/" + c.client.path;
   c.model = r.text("model");
   c.served_model_name = r.text("served-model-name");
@@ -73,9 +70,10 @@ void read_target(const OptionReader& r, const EnvLookup& env, RunConfig& c) {
     else c.client.headers.emplace_back(k, v);
   }
   read_api_key(r, env, c);
-  c.client.timeout_s = r.number("timeout-s", 0.001, false).value_or(21600);
-  c.client.idle_timeout_s = r.number("idle-timeout-s", 0.001, false).value_or(300);
-  c.client.threads = r.integer("client-threads", 0).value_or(0);
+  constexpr double kAny = std::numeric_limits<double>::lowest();  // ranges: validate(ClientOptions)
+  c.client.timeout_s = r.number("timeout-s", kAny, false).value_or(21600);
+  c.client.idle_timeout_s = r.number("idle-timeout-s", kAny, false).value_or(300);
+  c.client.threads = r.integer("client-threads", std::numeric_limits<int>::min()).value_or(0);
 }
 
 void read_range_ratio(const OptionReader& r, DatasetConfig& d) {

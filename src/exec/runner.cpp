@@ -3,6 +3,7 @@
 // on the next due send, on the progress tick, and on request_stop().
 #include "exec/runner.hpp"
 
+#include <fmt/format.h>
 #include <sys/prctl.h>
 
 #include <algorithm>
@@ -91,6 +92,18 @@ void Runner::Impl::cancel_unsent(StageOutput& out, std::size_t from, Nanos t0) {
     std::lock_guard<std::mutex> lk(record_mu);
     if (on_record != nullptr && *on_record) (*on_record)(rec);
   }
+}
+
+Problems validate(const ClientOptions& opt) {
+  Problems out;
+  if (opt.path.empty() || opt.path.front() != '/') out.push_back({"path", "must start with '/', got '" + opt.path + "'"});
+  if (!(opt.timeout_s > 0)) out.push_back({"timeout_s", fmt::format("must be > 0, got {}", opt.timeout_s)});
+  if (!(opt.idle_timeout_s > 0))
+    out.push_back({"idle_timeout_s", fmt::format("must be > 0, got {}", opt.idle_timeout_s)});
+  if (opt.threads < 0) out.push_back({"threads", fmt::format("must be >= 0 (0: one per core), got {}", opt.threads)});
+  if (!(opt.stop_grace_s >= 0))
+    out.push_back({"stop_grace_s", fmt::format("must be >= 0, got {}", opt.stop_grace_s)});
+  return out;
 }
 
 Runner::Runner(ClientOptions opt) : impl_(std::make_unique<Impl>(std::move(opt))) {

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "core/clock.hpp"
+#include "core/problem.hpp"
 #include "metrics/request_record.hpp"
 #include "net/endpoint.hpp"
 #include "net/http_call.hpp"
@@ -37,6 +38,9 @@ struct StageRequest {
   int expected_output_tokens = 0;   // max_tokens
   Nanos offset_ns = 0;              // intended send offset from t0 (all 0: closed loop)
 };
+
+// Every problem, by field: timeouts > 0, threads >= 0, stop_grace_s >= 0, path starting with '/'.
+Problems validate(const ClientOptions& opt);
 
 struct StageInput {
   std::size_t stage_index = 0;

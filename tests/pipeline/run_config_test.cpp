@@ -35,6 +35,19 @@ TEST(RunConfigValidate, LayerProblemsAreNestedUnderTheirMember) {
             "max_failure_ratio: must be in [0, 1]");
 }
 
+TEST(RunConfigValidate, ThePathMustMatchTheBackendsApi) {
+  RunConfig c;
+  c.client.path = "/v1/chat/completions";  // the completions API by default
+  c.client.timeout_s = 0;
+  EXPECT_EQ(describe_problems(validate(c)),
+            "client.timeout_s: must be > 0, got 0\n"
+            "client.path: '/v1/chat/completions' does not end in 'completions' as backend openai needs");
+  c = RunConfig{};
+  c.client.api = Api::chat;
+  c.client.path = "/v1/chat/completions";
+  EXPECT_TRUE(validate(c).empty());
+}
+
 TEST(RunConfigValidate, RunRefusesAnInvalidConfigBeforeContactingTheServer) {
   RunConfig c;
   c.client.endpoint.host = "127.0.0.1";
