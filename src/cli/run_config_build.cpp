@@ -142,7 +142,8 @@ void read_ramp(const OptionReader& r, RampUp& ramp) {
     r.error("ramp-up-strategy", "needs both --ramp-up-start-rps and --ramp-up-end-rps");
     return;
   }
-  if (start && end && kind != RampKind::none) ramp = RampUp{kind, static_cast<double>(*start), static_cast<double>(*end)};
+  if (start && end && kind != RampKind::none)
+    ramp = RampUp{kind, static_cast<double>(*start), static_cast<double>(*end)};
 }
 
 void read_load(const OptionReader& r, RunConfig& c) {
@@ -155,7 +156,8 @@ void read_load(const OptionReader& r, RunConfig& c) {
   c.num_warmups = r.integer("num-warmups", 0).value_or(0);
 }
 
-// Sampling flags are sent only when set (as vLLM benchmarks/serve.py); numbers keep the user's spelling when valid.
+// Sampling flags are sent only when set (as vLLM benchmarks/serve.py); numbers keep the user's
+// spelling when valid.
 void read_content(const OptionReader& r, RunConfig& c) {
   c.request.ignore_eos = r.flag("ignore-eos") || c.dataset.name == "random";  // vLLM forces it for random
   c.request.logprobs = r.integer("logprobs", 0);

@@ -96,7 +96,8 @@ void Runner::Impl::cancel_unsent(StageOutput& out, std::size_t from, Nanos t0) {
 
 Problems validate(const ClientOptions& opt) {
   Problems out;
-  if (opt.path.empty() || opt.path.front() != '/') out.push_back({"path", "must start with '/', got '" + opt.path + "'"});
+  if (opt.path.empty() || opt.path.front() != '/')
+    out.push_back({"path", fmt::format("must start with '/', got '{}'", opt.path)});
   if (!(opt.timeout_s > 0)) out.push_back({"timeout_s", fmt::format("must be > 0, got {}", opt.timeout_s)});
   if (!(opt.idle_timeout_s > 0))
     out.push_back({"idle_timeout_s", fmt::format("must be > 0, got {}", opt.idle_timeout_s)});

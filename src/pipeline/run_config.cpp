@@ -20,7 +20,8 @@ Problems validate(const RunConfig& c) {
   Problems out;
   append(out, nest_problems(validate(c.client), "client"));
   const std::string want = c.client.api == Api::chat ? "chat/completions" : "completions";
-  if (!c.client.path.ends_with(want) || (c.client.api == Api::completions && c.client.path.ends_with("chat/completions")))
+  const bool chat_path = c.client.path.ends_with("chat/completions");
+  if (!c.client.path.ends_with(want) || (c.client.api == Api::completions && chat_path))
     out.push_back({"client.path", fmt::format("'{}' does not end in '{}' as {{backend}} {} needs", c.client.path, want,
                                               c.backend)});
   append(out, nest_problems(validate(c.dataset), "dataset"));

@@ -242,7 +242,8 @@ TEST(RunOptions, LayerProblemsAreNamedByTheFlagThatSetTheField) {
   for (const char* line : {"--num-prompts: must be > 0, got 0\n", "--random-range-ratio: 1.5 is not in [0, 1)\n",
                            "--output-len: '0' is not an integer >= 1\n",
                            "--max-concurrency: --concurrency sets the concurrency limit too; use one\n",
-                           "--request-rate: values must be > 0 or inf, got 0\n", "--metric-percentiles: 101 is above 100\n",
+                           "--request-rate: values must be > 0 or inf, got 0\n",
+                           "--metric-percentiles: 101 is above 100\n",
                            "--max-failure-ratio: must be in [0, 1]"})
     EXPECT_NE(msg.find(line), std::string::npos) << line << "\nin: " << msg;
   EXPECT_NE(msg.find("7 problems"), std::string::npos) << msg;  // the two range ratios are one line
