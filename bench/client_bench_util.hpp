@@ -114,10 +114,8 @@ struct BenchStage {
   StageInput in;
   BenchStage(std::size_t n, int max_tokens, std::optional<int> limit) : bodies(n, completion_body(max_tokens)) {
     in.bodies = &bodies;
-    in.offsets_ns.assign(n, 0);
-    in.expected_output_tokens.assign(n, max_tokens);
     in.max_concurrency = limit;
-    for (std::size_t i = 0; i < n; ++i) in.request_ids.push_back("b-" + std::to_string(i));
+    for (std::size_t i = 0; i < n; ++i) in.requests.push_back({"b-" + std::to_string(i), -1, max_tokens, 0});
   }
 };
 

@@ -44,7 +44,7 @@ void run_level(int streams, double itl_ms, double seconds, bool stagger) {
   // stream's token at the same instant (lockstep bursts measure queueing, not timestamp accuracy).
   if (stagger) {
     for (int i = 0; i < streams; ++i) {
-      stage.in.offsets_ns[static_cast<std::size_t>(i)] = static_cast<Nanos>(itl_ms * 1e6 * i / streams);
+      stage.in.requests[static_cast<std::size_t>(i)].offset_ns = static_cast<Nanos>(itl_ms * 1e6 * i / streams);
     }
   }
   const StageOutput out = runner.run_stage(stage.in, {}, {});
@@ -53,7 +53,7 @@ void run_level(int streams, double itl_ms, double seconds, bool stagger) {
   std::remove(log_path.c_str());
   std::vector<double> diff_ms, lat_ms;
   for (const auto& r : out.records) {
-    const auto it = sends.find(stage.in.request_ids[r.index]);
+    const auto it = sends.find(stage.in.requests[r.index].id);
     if (!r.ok() || it == sends.end() || it->second.size() != r.token_ns.size()) continue;
     const auto& s = it->second;
     for (std::size_t i = 0; i < s.size(); ++i) {

@@ -17,7 +17,8 @@ int main(int argc, char** argv) {
   runner.run_stage(BenchStage(200, 4, 64).in, {}, {});  // warm-up: opens connections
   const auto n = static_cast<std::size_t>(rate * seconds);
   BenchStage stage(n, 4, std::nullopt);
-  stage.in.offsets_ns = make_schedule(ScheduleParams{n, rate, 1.0, 42});
+  const std::vector<Nanos> offsets = make_schedule(ScheduleParams{n, rate, 1.0, 42});
+  for (std::size_t i = 0; i < n; ++i) stage.in.requests[i].offset_ns = offsets[i];
   const StageOutput out = runner.run_stage(stage.in, {}, {});
   std::vector<double> lag_ms;
   for (const auto& r : out.records) lag_ms.push_back(ns_to_ms(r.sent_ns - r.intended_ns));

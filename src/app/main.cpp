@@ -1,8 +1,9 @@
-// servebench: subcommand dispatch only.
+// servebench: subcommand dispatch, and SIGINT/SIGTERM as the stop token of commands that send load.
 #include <cstdio>
 #include <cstring>
 #include <string_view>
 
+#include "app/signal_stop.hpp"
 #include "cli/commands.hpp"
 
 namespace {
@@ -31,7 +32,10 @@ int main(int argc, char** argv) {
   }
   const std::string_view name = argv[1];
   for (const auto& c : sb::cli::commands()) {
-    if (name == c.name) return sb::cli::run_guarded(c, argc - 1, argv + 1);
+    if (name != c.name) continue;
+    if (!c.stoppable) return sb::cli::run_guarded(c, argc - 1, argv + 1);  // sim handles its own signals
+    sb::app::SignalStop signals;  // before the command starts any thread
+    return sb::cli::run_guarded(c, argc - 1, argv + 1, signals.token());
   }
   std::fprintf(stderr, "servebench: unknown command '%s'\n\n", argv[1]);
   print_usage(stderr);

@@ -10,9 +10,9 @@ namespace sb::cli {
 
 std::span<const Command> commands() {
   static constexpr std::array<Command, 7> table{{
-      {"run", "load test an OpenAI-compatible server (staircase of concurrency or request rates)", run_cmd},
+      {"run", "load test an OpenAI-compatible server (staircase of concurrency or request rates)", nullptr, run_cmd},
       {"sim", "serve a simulated continuous-batching LLM server (OpenAI-compatible)", sim_cmd},
-      {"demo", "run a staircase against the embedded simulator, print the table and the knee", demo_cmd},
+      {"demo", "run a staircase against the embedded simulator, print the table and the knee", nullptr, demo_cmd},
       {"report", "capacity analysis of results: knee, regions, HTML report", report_cmd},
       {"compare", "baseline vs tuned: deltas, significance, CI gate (--fail-if)", compare_cmd},
       {"kernels", "rank GPU kernels from rocprof / Nsight Systems / PyTorch traces, per load stage", kernels_cmd},
@@ -21,9 +21,9 @@ std::span<const Command> commands() {
   return table;
 }
 
-int run_guarded(const Command& c, int argc, char** argv) {
+int run_guarded(const Command& c, int argc, char** argv, std::stop_token stop) {
   try {
-    return c.fn(argc, argv);
+    return c.stoppable ? c.stoppable(argc, argv, std::move(stop)) : c.fn(argc, argv);
   } catch (const UserError& e) {
     std::fprintf(stderr, "servebench %s: %s\n", c.name, e.what());
     return to_int(e.code());

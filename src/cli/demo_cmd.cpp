@@ -14,7 +14,7 @@
 
 #include "cli/commands.hpp"
 #include "pipeline/run_analysis.hpp"
-#include "cli/run_options.hpp"
+#include "cli/demo_config.hpp"
 #include "pipeline/run_pipeline.hpp"
 #include "cli/sim_engine_flags.hpp"
 #include "core/error.hpp"
@@ -25,17 +25,6 @@ namespace sb::cli {
 namespace {
 
 constexpr double kTimeScale = 10;  // eng measured the knee through HTTP at this speed-up
-
-struct DemoPlan {
-  std::vector<std::string> concurrency;
-  int num_prompts = 0;
-  int input_len = 0, output_len = 0;
-};
-
-DemoPlan demo_plan(bool quick) {
-  if (quick) return {{"1", "4", "16", "64"}, 32, 128, 16};
-  return {{"1", "2", "4", "8", "16", "32", "64", "128", "256"}, 512, 256, 64};
-}
 
 std::unique_ptr<sim::Server> start_simulator() {
   EngineFlags engine;
@@ -50,17 +39,6 @@ std::unique_ptr<sim::Server> start_simulator() {
   return server;
 }
 
-RunConfig demo_config(std::uint16_t port, const DemoPlan& plan, const std::string& output_json) {
-  ParseInput in;
-  in.args = {"--port", std::to_string(port), "--num-prompts", std::to_string(plan.num_prompts),
-             "--random-input-len", std::to_string(plan.input_len), "--random-output-len",
-             std::to_string(plan.output_len), "--output-json", output_json, "--label", "demo", "--concurrency"};
-  in.args.insert(in.args.end(), plan.concurrency.begin(), plan.concurrency.end());
-  in.env = [](const std::string&) -> std::optional<std::string> { return std::nullopt; };
-  in.cwd = "/nonexistent";  // a ./servebench.toml meant for real servers must not leak in
-  return *parse_run_options(in);
-}
-
 int usage(const std::string& arg) {
   std::printf("usage: servebench demo [--quick]\n\nRuns a concurrency staircase against an embedded simulated "
               "server (llama-3-8b on an H100,\n%gx faster than real time) and writes the sweep JSON and an HTML "
@@ -70,17 +48,33 @@ int usage(const std::string& arg) {
 
 }  // namespace
 
-int demo_cmd(int argc, char** argv) {
+pipeline::RunConfig demo_run_config(std::uint16_t port, bool quick, const std::string& output_json) {
+  pipeline::RunConfig c;
+  c.client.endpoint.host = "127.0.0.1";
+  c.client.endpoint.port = port;
+  c.base_url = c.client.endpoint.url("");
+  c.dataset.num_prompts = quick ? 32 : 512;
+  c.dataset.random_input_len = quick ? 128 : 256;
+  c.dataset.random_output_len = quick ? 16 : 64;
+  c.dataset.request_id_prefix = pipeline::random_request_id_prefix();
+  c.load.concurrency = quick ? std::vector<int>{1, 4, 16, 64} : std::vector<int>{1, 2, 4, 8, 16, 32, 64, 128, 256};
+  c.request.ignore_eos = true;  // the random dataset's prompts carry no stopping point (as vLLM forces it)
+  c.label = "demo";
+  c.output_json = output_json;
+  c.requests_jsonl = pipeline::default_requests_path(c);
+  return c;
+}
+
+int demo_cmd(int argc, char** argv, std::stop_token stop) {
   const bool quick = argc == 2 && std::string(argv[1]) == "--quick";
   if (argc > 1 && !quick) return usage(argv[1]);
   std::filesystem::create_directories("servebench-results");
   const std::string stem = fmt::format("servebench-results/demo-{}", static_cast<long long>(std::time(nullptr)));
-  const DemoPlan plan = demo_plan(quick);
   auto server = start_simulator();
   std::fprintf(stderr, "servebench demo: simulated llama-3-8b on an H100 (%gx time scale) at http://127.0.0.1:%u\n",
                kTimeScale, static_cast<unsigned>(server->port()));
-  const RunConfig cfg = demo_config(server->port(), plan, stem + ".json");
-  const pipeline::RunResult result = pipeline::run_pipeline(cfg, pipeline::PipelineIo{});
+  const pipeline::RunConfig cfg = demo_run_config(server->port(), quick, stem + ".json");
+  const pipeline::RunResult result = pipeline::run(cfg, pipeline::RunIo{}, std::move(stop));
   server->stop();
   if (result.stages.empty()) return to_int(result.code);
   pipeline::analyze_sweep({stem + ".json", stem + ".html", true});

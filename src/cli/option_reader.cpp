@@ -30,6 +30,11 @@ std::string not_a_number(const std::string& text, double min_value, bool allow_i
   const std::string bound = min_value > std::numeric_limits<double>::lowest() ? fmt::format(" >= {}", min_value) : "";
   return fmt::format("'{}' is not a number{}{}", text, bound, allow_inf ? " (or inf)" : "");
 }
+
+std::string not_an_integer(const std::string& text, int min_value) {
+  const std::string bound = min_value > std::numeric_limits<int>::min() ? fmt::format(" >= {}", min_value) : "";
+  return fmt::format("'{}' is not an integer{}", text, bound);
+}
 }  // namespace
 
 std::string OptionReader::where(const std::string& name) const {
@@ -51,8 +56,8 @@ std::optional<int> OptionReader::integer(const std::string& name, int min_value)
   auto s = text(name);
   if (!s) return std::nullopt;
   auto v = parse_integer(*s);
-  if (!v || *v < min_value || *v > std::numeric_limits<int>::max()) {
-    error(name, fmt::format("'{}' is not an integer >= {}", *s, min_value));
+  if (!v || *v < min_value || *v > std::numeric_limits<int>::max() || *v < std::numeric_limits<int>::min()) {
+    error(name, not_an_integer(*s, min_value));
     return std::nullopt;
   }
   return static_cast<int>(*v);
@@ -101,8 +106,8 @@ std::vector<int> OptionReader::integers(const std::string& name, int min_value) 
   std::vector<int> out;
   for (const std::string& s : items(name)) {
     auto v = parse_integer(s);
-    if (!v || *v < min_value || *v > std::numeric_limits<int>::max()) {
-      error(name, fmt::format("'{}' is not an integer >= {}", s, min_value));
+    if (!v || *v < min_value || *v > std::numeric_limits<int>::max() || *v < std::numeric_limits<int>::min()) {
+      error(name, not_an_integer(s, min_value));
       continue;
     }
     out.push_back(static_cast<int>(*v));

@@ -24,6 +24,7 @@ class OptionReader {
   void error(const std::string& name, const std::string& what) const;
 
   std::optional<std::string> text(const std::string& name) const;  // last value
+  // min_value = std::numeric_limits<int>::min(): any int (the range is the layer's to check).
   std::optional<int> integer(const std::string& name, int min_value) const;
   std::optional<double> number(const std::string& name, double min_value, bool allow_inf) const;
   bool flag(const std::string& name) const;

@@ -1,4 +1,4 @@
-// `servebench run`: options -> RunConfig -> run_pipeline -> exit code (docs/exit-codes.md).
+// `servebench run`: options -> RunConfig -> pipeline::run -> exit code (docs/exit-codes.md).
 #include <string>
 #include <vector>
 
@@ -10,12 +10,12 @@
 
 namespace sb::cli {
 
-int run_cmd(int argc, char** argv) {
+int run_cmd(int argc, char** argv, std::stop_token stop) {
   ParseInput in;
   in.args.assign(argv + 1, argv + argc);
   const std::optional<RunConfig> cfg = parse_run_options(in);
   if (!cfg) return to_int(ExitCode::ok);  // --help
-  const pipeline::RunResult result = pipeline::run_pipeline(*cfg, pipeline::PipelineIo{});
+  const pipeline::RunResult result = pipeline::run(*cfg, pipeline::RunIo{}, std::move(stop));
   // The knee line and the sweep's `analysis` field; an aborted run keeps what it had.
   if (!cfg->output_json.empty() && !result.aborted && result.stages.size() >= 2) {
     pipeline::analyze_sweep({cfg->output_json, "", true});

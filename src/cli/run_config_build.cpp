@@ -2,15 +2,11 @@
 
 #include <fmt/format.h>
 
-#include <filesystem>
 #include <algorithm>
 #include <cmath>
 #include <limits>
-#include <random>
 
 #include "core/error.hpp"
-#include "load/staircase.hpp"
-#include "protocol/request_builder.hpp"
 
 namespace sb::cli {
 
@@ -46,51 +42,45 @@ void read_api_key(const OptionReader& r, const EnvLookup& env, RunConfig& c) {
 
 void read_target(const OptionReader& r, const EnvLookup& env, RunConfig& c) {
   c.backend = r.text("backend").value_or("openai");
-  if (c.backend == "openai-chat") c.api = Api::chat;
+  if (c.backend == "openai-chat") c.client.api = Api::chat;
   else if (c.backend != "openai" && c.backend != "vllm")
     r.error("backend", fmt::format("'{}' is not one of vllm, openai, openai-chat", c.backend));
   if (auto url = r.text("base-url")) {
     try {
-      c.endpoint = parse_base_url(*url);
+      c.client.endpoint = parse_base_url(*url);
     } catch (const UserError& e) {
       r.error("base-url", e.what());
     }
   } else {
-    c.endpoint.host = r.text("host").value_or("127.0.0.1");
+    c.client.endpoint.host = r.text("host").value_or("127.0.0.1");
     const int port = r.integer("port", 1).value_or(8000);
     if (port > 65535) r.error("port", fmt::format("{} is not in 1..65535", port));
-    c.endpoint.port = static_cast<std::uint16_t>(port > 65535 ? 8000 : port);
+    c.client.endpoint.port = static_cast<std::uint16_t>(port > 65535 ? 8000 : port);
   }
-  c.endpoint.insecure = r.flag("insecure");
-  c.base_url = c.endpoint.url("");
-  c.endpoint_path = r.text("endpoint").value_or(c.api == Api::chat ? "/v1/chat/completions" : "/v1/completions");
-  const std::string want = c.api == Api::chat ? "chat/completions" : "completions";
-  if (!c.endpoint_path.ends_with(want) || (c.api == Api::completions && c.endpoint_path.ends_with("chat/completions")))
-    r.error("endpoint", fmt::format("'{}' does not end in '{}' as --backend {} needs", c.endpoint_path, want, c.backend));
-  if (c.endpoint_path.empty() || c.endpoint_path.front() != '/') c.endpoint_path = "/" + c.endpoint_path;
+  c.client.endpoint.insecure = r.flag("insecure");
+  c.base_url = c.client.endpoint.url("");
+  c.client.path = r.text("endpoint").value_or(c.client.api == Api::chat ? "/v1/chat/completions" : "/v1/completions");
+  if (c.client.path.empty() || c.client.path.front() != '/') c.client.path = "/" + c.client.path;
   c.model = r.text("model");
   c.served_model_name = r.text("served-model-name");
   c.tokenizer = r.text("tokenizer");
   for (const std::string& h : r.items("header")) {
     auto [k, v] = split_pair(h, '=');
     if (k.empty() || h.find('=') == std::string::npos) r.error("header", fmt::format("'{}' is not KEY=VALUE", k));
-    else c.headers.emplace_back(k, v);
+    else c.client.headers.emplace_back(k, v);
   }
   read_api_key(r, env, c);
-  c.timeout_s = r.number("timeout-s", 0.001, false).value_or(21600);
-  c.idle_timeout_s = r.number("idle-timeout-s", 0.001, false).value_or(300);
-  c.client_threads = r.integer("client-threads", 0).value_or(0);
+  constexpr double kAny = std::numeric_limits<double>::lowest();  // ranges: validate(ClientOptions)
+  c.client.timeout_s = r.number("timeout-s", kAny, false).value_or(21600);
+  c.client.idle_timeout_s = r.number("idle-timeout-s", kAny, false).value_or(300);
+  c.client.threads = r.integer("client-threads", std::numeric_limits<int>::min()).value_or(0);
 }
 
 void read_range_ratio(const OptionReader& r, DatasetConfig& d) {
   auto s = r.text("random-range-ratio");
   if (!s) return;
-  auto check = [&](double v) {
-    if (v < 0 || v >= 1) r.error("random-range-ratio", fmt::format("{} is not in [0, 1)", v));
-    return v;
-  };
-  if (auto v = parse_number(*s, false)) {
-    d.random_range_ratio_input = d.random_range_ratio_output = check(*v);
+  if (auto v = parse_number(*s, false)) {  // the range is validate(DatasetConfig)'s
+    d.random_range_ratio_input = d.random_range_ratio_output = *v;
     return;
   }
   // {"input": r1, "output": r2}: two known keys, so a tiny parser is enough.
@@ -106,7 +96,7 @@ void read_range_ratio(const OptionReader& r, DatasetConfig& d) {
     auto [key, val] = split_pair(inner.substr(start, comma - start), ':');
     auto v = parse_number(val, false);
     if ((key == "\"input\"" || key == "\"output\"") && v) {
-      (key == "\"input\"" ? d.random_range_ratio_input : d.random_range_ratio_output) = check(*v);
+      (key == "\"input\"" ? d.random_range_ratio_input : d.random_range_ratio_output) = *v;
     } else {
       r.error("random-range-ratio", fmt::format("cannot read '{}' in '{}'", inner.substr(start, comma - start), *s));
     }
@@ -114,21 +104,12 @@ void read_range_ratio(const OptionReader& r, DatasetConfig& d) {
   }
 }
 
-std::string random_request_id_prefix() {
-  std::random_device rd;
-  return fmt::format("bench-{:08x}-", rd());
-}
-
+// Values only: their rules are validate(DatasetConfig)'s, reported by parse_run_options.
 void read_dataset(const OptionReader& r, RunConfig& c) {
   DatasetConfig& d = c.dataset;
   d.name = r.text("dataset-name").value_or("random");
-  if (d.name != "random" && d.name != "sharegpt" && d.name != "custom")
-    r.error("dataset-name", fmt::format("'{}' is not one of random, sharegpt, custom", d.name));
   d.path = r.text("dataset-path").value_or("");
-  if (d.name == "random" && !d.path.empty()) r.error("dataset-path", "the random dataset takes no file");
-  if ((d.name == "sharegpt" || d.name == "custom") && d.path.empty())
-    r.error("dataset-path", fmt::format("the {} dataset needs a file", d.name));
-  d.num_prompts = r.integer("num-prompts", 1).value_or(1000);
+  d.num_prompts = r.integer("num-prompts", std::numeric_limits<int>::min()).value_or(1000);
   d.seed = static_cast<std::uint64_t>(r.integer("seed", 0).value_or(0));
   const auto output_len = r.integer("output-len", 1);
   d.random_input_len = r.integer("random-input-len", 1).value_or(r.integer("input-len", 1).value_or(1024));
@@ -138,14 +119,14 @@ void read_dataset(const OptionReader& r, RunConfig& c) {
   d.sharegpt_output_len = r.integer("sharegpt-output-len", 1);
   if (!d.sharegpt_output_len) d.sharegpt_output_len = output_len;
   d.custom_output_len = r.integer("custom-output-len", -1).value_or(output_len.value_or(256));
-  if (d.custom_output_len == 0) r.error("custom-output-len", "must be > 0 or -1");
   d.disable_shuffle = r.flag("disable-shuffle");
   d.no_oversample = r.flag("no-oversample");
-  d.request_id_prefix = r.text("request-id-prefix").value_or(random_request_id_prefix());
+  d.request_id_prefix = r.text("request-id-prefix").value_or(pipeline::random_request_id_prefix());
 }
 
-// vLLM's checks: a strategy needs both integer rates and forbids a finite --request-rate.
-void read_ramp(const OptionReader& r, RunConfig& c) {
+// vLLM's checks of the flags themselves: a strategy needs both (integer) rates, a rate needs the
+// strategy. The values' rules are validate(RampUp)'s and validate(StaircaseParams)'s.
+void read_ramp(const OptionReader& r, RampUp& ramp) {
   const auto start = r.integer("ramp-up-start-rps", 0), end = r.integer("ramp-up-end-rps", 0);
   const auto strategy = r.text("ramp-up-strategy");
   if (!strategy) {
@@ -153,54 +134,33 @@ void read_ramp(const OptionReader& r, RunConfig& c) {
       if (r.has(flag)) r.error(flag, "needs --ramp-up-strategy");
     return;
   }
-  if (*strategy == "linear") c.ramp.kind = RampKind::linear;
-  else if (*strategy == "exponential") c.ramp.kind = RampKind::exponential;
+  RampKind kind = RampKind::none;
+  if (*strategy == "linear") kind = RampKind::linear;
+  else if (*strategy == "exponential") kind = RampKind::exponential;
   else r.error("ramp-up-strategy", fmt::format("'{}' is not one of linear, exponential", *strategy));
   if (!r.has("ramp-up-start-rps") || !r.has("ramp-up-end-rps")) {
     r.error("ramp-up-strategy", "needs both --ramp-up-start-rps and --ramp-up-end-rps");
     return;
   }
-  for (double rate : c.request_rates)
-    if (!std::isinf(rate)) r.error("request-rate", "cannot be combined with --ramp-up-strategy (leave it at inf)");
-  if (!start || !end || c.ramp.kind == RampKind::none) return;
-  c.ramp.start_rps = *start;
-  c.ramp.end_rps = *end;
-  try {
-    validate_ramp(c.ramp);
-  } catch (const UserError& e) {
-    // "--ramp-up-end-rps: why": attach it to that flag, so it names where the value came from.
-    const std::string what = e.what();
-    const std::size_t colon = what.find(": ");
-    if (what.rfind("--", 0) == 0 && colon != std::string::npos) r.error(what.substr(2, colon - 2), what.substr(colon + 2));
-    else r.error("ramp-up-strategy", what);
-  }
+  if (start && end && kind != RampKind::none)
+    ramp = RampUp{kind, static_cast<double>(*start), static_cast<double>(*end)};
 }
 
 void read_load(const OptionReader& r, RunConfig& c) {
-  c.concurrency = r.integers("concurrency", 1);
-  c.request_rates = r.numbers("request-rate", 0, true);
-  c.max_concurrency = r.integer("max-concurrency", 1);
-  c.burstiness = r.number("burstiness", 0, true).value_or(1.0);
+  StaircaseParams& load = c.load;
+  load.concurrency = r.integers("concurrency", 1);
+  if (r.has("request-rate")) load.request_rates = r.numbers("request-rate", 0, true);
+  load.max_concurrency = r.integer("max-concurrency", 1);
+  load.burstiness = r.number("burstiness", 0, true).value_or(1.0);
+  read_ramp(r, load.ramp);
   c.num_warmups = r.integer("num-warmups", 0).value_or(0);
-  if (c.request_rates.empty() && !r.has("request-rate")) c.request_rates = {std::numeric_limits<double>::infinity()};
-  read_ramp(r, c);
-  StaircaseParams p;  // planned once here so impossible combinations are reported with the rest
-  p.concurrency = c.concurrency;
-  p.request_rates = c.request_rates;
-  p.max_concurrency = c.max_concurrency;
-  p.burstiness = c.burstiness;
-  p.num_prompts = c.dataset.num_prompts;
-  try {
-    plan_staircase(p);
-  } catch (const UserError& e) {
-    r.error("concurrency", e.what());
-  }
 }
 
-// Sampling flags are sent only when set (vLLM [N]); numbers keep the user's spelling when valid.
+// Sampling flags are sent only when set (as vLLM benchmarks/serve.py); numbers keep the user's
+// spelling when valid.
 void read_content(const OptionReader& r, RunConfig& c) {
-  c.ignore_eos = r.flag("ignore-eos") || c.dataset.name == "random";  // vLLM forces it for random
-  c.logprobs = r.integer("logprobs", 0);
+  c.request.ignore_eos = r.flag("ignore-eos") || c.dataset.name == "random";  // vLLM forces it for random
+  c.request.logprobs = r.integer("logprobs", 0);
   static constexpr std::pair<const char*, const char*> kSampling[] = {
       {"temperature", "temperature"}, {"top-p", "top_p"}, {"top-k", "top_k"}, {"min-p", "min_p"},
       {"frequency-penalty", "frequency_penalty"}, {"presence-penalty", "presence_penalty"},
@@ -212,34 +172,13 @@ void read_content(const OptionReader& r, RunConfig& c) {
     // The parsed value, not the flag text: ".5", "1." or "020" are numbers here but not JSON.
     json += fmt::format("{}\"{}\":{}", json.empty() ? "{" : ",", key, *v);
   }
-  if (!json.empty()) c.sampling_json = json + "}";
-  c.extra_body_json = r.text("extra-body").value_or("");
-  RequestOptions probe;  // builds one body to check --extra-body now rather than mid-run
-  probe.extra_body_json = c.extra_body_json;
-  try {
-    build_request_body(probe, RequestSpec{});
-  } catch (const UserError&) {
-    r.error("extra-body", "not a JSON object: " + c.extra_body_json);
-  }
+  if (!json.empty()) c.request.sampling_json = json + "}";
+  c.request.extra_body_json = r.text("extra-body").value_or("");
 }
 
 void read_metric_choice(const OptionReader& r, RunConfig& c) {
-  static const std::vector<std::string> kMetrics{"ttft", "tpot", "itl", "e2el", "client_queue_time",
-                                                 "e2el_including_client_queue"};
-  if (r.has("percentile-metrics")) {
-    c.percentile_metrics.clear();
-    for (const std::string& m : r.items("percentile-metrics")) {
-      if (std::find(kMetrics.begin(), kMetrics.end(), m) == kMetrics.end())
-        r.error("percentile-metrics", fmt::format("'{}' is not one of ttft, tpot, itl, e2el, client_queue_time, "
-                                                  "e2el_including_client_queue", m));
-      else c.percentile_metrics.push_back(m);
-    }
-  }
-  if (r.has("metric-percentiles")) {
-    c.metric_percentiles = r.numbers("metric-percentiles", 0, false);
-    for (double p : c.metric_percentiles)
-      if (p > 100) r.error("metric-percentiles", fmt::format("{} is above 100", p));
-  }
+  if (r.has("percentile-metrics")) c.percentile_metrics = r.items("percentile-metrics");
+  if (r.has("metric-percentiles")) c.metric_percentiles = r.numbers("metric-percentiles", 0, false);
   for (const std::string& g : r.items("goodput")) {
     auto [key, val] = split_pair(g, ':');
     auto ms = parse_number(val, false);
@@ -247,20 +186,6 @@ void read_metric_choice(const OptionReader& r, RunConfig& c) {
     else if (!ms || *ms < 0) r.error("goodput", fmt::format("'{}': value must be milliseconds >= 0", g));
     else c.goodput_slo_ms[key] = *ms;
   }
-}
-
-// <dir>/<stem>.requests.jsonl next to the sweep document, else next to the vLLM files.
-std::string default_requests_path(const RunConfig& c) {
-  namespace fs = std::filesystem;
-  if (!c.output_json.empty()) {
-    fs::path p(c.output_json);
-    return (p.parent_path() / (p.stem().string() + ".requests.jsonl")).string();
-  }
-  if (c.save_result) {
-    fs::path dir = c.result_dir.empty() ? fs::path(".") : fs::path(c.result_dir);
-    return (dir / (c.label.value_or(c.backend) + ".requests.jsonl")).string();
-  }
-  return "";
 }
 
 void read_outputs(const OptionReader& r, RunConfig& c) {
@@ -277,10 +202,9 @@ void read_outputs(const OptionReader& r, RunConfig& c) {
   }
   c.label = r.text("label");
   c.output_json = r.text("output-json").value_or("");
-  c.requests_jsonl = r.text("requests-jsonl").value_or(default_requests_path(c));
+  c.requests_jsonl = r.text("requests-jsonl").value_or(pipeline::default_requests_path(c));
   c.csv = r.text("csv").value_or("");
   c.max_failure_ratio = r.number("max-failure-ratio", 0, false);
-  if (c.max_failure_ratio && *c.max_failure_ratio > 1) r.error("max-failure-ratio", "must be in [0, 1]");
 }
 
 }  // namespace

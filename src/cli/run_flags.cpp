@@ -10,61 +10,73 @@ using K = FlagKind;
 
 constexpr std::array kFlags{
     // Target
-    FlagSpec{"config", K::value, "TOML file with base_url, api_key, model, timeout_s and any flag (default ./servebench.toml)"},
-    FlagSpec{"backend", K::value, "vllm | openai (completions API) | openai-chat (chat API); default openai"},
-    FlagSpec{"base-url", K::value, "server URL, e.g. http://localhost:8000 or https://gateway/api (else --host/--port)"},
+    FlagSpec{"config", K::value,
+             "TOML file with base_url, api_key, model, timeout_s and any flag (default ./servebench.toml)"},
+    FlagSpec{"backend", K::value, "vllm | openai (completions API) | openai-chat (chat API); default openai",
+             "backend"},
+    FlagSpec{"base-url", K::value,
+             "server URL, e.g. http://localhost:8000 or https://gateway/api (else --host/--port)"},
     FlagSpec{"host", K::value, "server host when no --base-url (default 127.0.0.1)"},
     FlagSpec{"port", K::value, "server port when no --base-url (default 8000)"},
-    FlagSpec{"endpoint", K::value, "API path (default /v1/completions, or /v1/chat/completions for openai-chat)"},
+    FlagSpec{"endpoint", K::value, "API path (default /v1/completions, or /v1/chat/completions for openai-chat)",
+             "client.path"},
     FlagSpec{"model", K::value, "model id (default: first id of GET /v1/models)"},
     FlagSpec{"served-model-name", K::value, "name sent in the `model` field (default: --model)"},
     FlagSpec{"tokenizer", K::value, "tokenizer.json file or model folder for exact prompt lengths"},
     FlagSpec{"header", K::list, "extra HTTP header KEY=VALUE (repeatable; overrides Authorization)"},
     FlagSpec{"insecure", K::flag, "skip TLS certificate verification"},
     FlagSpec{"api-key-env", K::value, "environment variable holding the API key (default OPENAI_API_KEY)"},
-    FlagSpec{"timeout-s", K::value, "whole-request timeout in seconds (default 21600, as vLLM)"},
-    FlagSpec{"idle-timeout-s", K::value, "max seconds of silence within one response (default 300)"},
-    FlagSpec{"client-threads", K::value, "client worker threads (default: number of cores)"},
+    FlagSpec{"timeout-s", K::value, "whole-request timeout in seconds (default 21600, as vLLM)", "client.timeout_s"},
+    FlagSpec{"idle-timeout-s", K::value, "max seconds of silence within one response (default 300)",
+             "client.idle_timeout_s"},
+    FlagSpec{"client-threads", K::value, "client worker threads (default: number of cores)", "client.threads"},
     // Dataset
-    FlagSpec{"dataset-name", K::value, "random | sharegpt | custom (default random)"},
-    FlagSpec{"dataset-path", K::value, "dataset file (sharegpt JSON, custom JSONL)"},
-    FlagSpec{"num-prompts", K::value, "requests per stage (default 1000)"},
-    FlagSpec{"seed", K::value, "random seed (default 0)"},
-    FlagSpec{"input-len", K::value, "generic input length (= --random-input-len)"},
-    FlagSpec{"output-len", K::value, "generic output length (random/sharegpt/custom)"},
-    FlagSpec{"random-input-len", K::value, "random: input tokens (default 1024)"},
-    FlagSpec{"random-output-len", K::value, "random: output tokens (default 128)"},
-    FlagSpec{"random-range-ratio", K::value, "random: length range ratio in [0,1), or {\"input\":r,\"output\":r}"},
-    FlagSpec{"random-prefix-len", K::value, "random: shared prefix tokens (default 0)"},
-    FlagSpec{"sharegpt-output-len", K::value, "sharegpt: fixed output length"},
-    FlagSpec{"custom-output-len", K::value, "custom: output length, -1 = per-row output_tokens (default 256)"},
+    FlagSpec{"dataset-name", K::value, "random | sharegpt | custom (default random)", "dataset.name"},
+    FlagSpec{"dataset-path", K::value, "dataset file (sharegpt JSON, custom JSONL)", "dataset.path"},
+    FlagSpec{"num-prompts", K::value, "requests per stage (default 1000; custom: 0 = every row)",
+             "dataset.num_prompts"},
+    FlagSpec{"seed", K::value, "random seed (default 0)", "dataset.seed"},
+    FlagSpec{"input-len", K::value, "generic input length (= --random-input-len)", "dataset.random_input_len"},
+    FlagSpec{"output-len", K::value, "generic output length (random/sharegpt/custom)",
+             "dataset.random_output_len dataset.sharegpt_output_len dataset.custom_output_len"},
+    FlagSpec{"random-input-len", K::value, "random: input tokens (default 1024)", "dataset.random_input_len"},
+    FlagSpec{"random-output-len", K::value, "random: output tokens (default 128)", "dataset.random_output_len"},
+    FlagSpec{"random-range-ratio", K::value, "random: length range ratio in [0,1), or {\"input\":r,\"output\":r}",
+             "dataset.random_range_ratio_input dataset.random_range_ratio_output"},
+    FlagSpec{"random-prefix-len", K::value, "random: shared prefix tokens (default 0)", "dataset.random_prefix_len"},
+    FlagSpec{"sharegpt-output-len", K::value, "sharegpt: fixed output length", "dataset.sharegpt_output_len"},
+    FlagSpec{"custom-output-len", K::value, "custom: output length, -1 = per-row output_tokens (default 256)",
+             "dataset.custom_output_len"},
     FlagSpec{"disable-shuffle", K::flag, "keep dataset file order"},
     FlagSpec{"no-oversample", K::flag, "do not repeat requests when the dataset has fewer than --num-prompts"},
     FlagSpec{"request-id-prefix", K::value, "x-request-id prefix (default bench-<8 hex>-)"},
     // Load
-    FlagSpec{"request-rate", K::list, "requests/s, one stage per value (default inf)"},
-    FlagSpec{"concurrency", K::list, "max in-flight requests, one stage per value (e.g. 1 4 8 16)"},
-    FlagSpec{"max-concurrency", K::value, "in-flight limit for every rate stage"},
-    FlagSpec{"burstiness", K::value, "gamma shape of inter-arrival gaps, 1 = Poisson (default 1.0)"},
-    FlagSpec{"ramp-up-strategy", K::value, "linear | exponential: ramp the rate within each stage (needs --request-rate inf)"},
-    FlagSpec{"ramp-up-start-rps", K::value, "ramp-up: request rate at the first request (integer)"},
-    FlagSpec{"ramp-up-end-rps", K::value, "ramp-up: request rate at the last request (integer)"},
-    FlagSpec{"num-warmups", K::value, "warm-up requests before the first stage (default 0)"},
+    FlagSpec{"request-rate", K::list, "requests/s, one stage per value (default inf)", "load.request_rates"},
+    FlagSpec{"concurrency", K::list, "max in-flight requests, one stage per value (e.g. 1 4 8 16)", "load.concurrency"},
+    FlagSpec{"max-concurrency", K::value, "in-flight limit for every rate stage", "load.max_concurrency"},
+    FlagSpec{"burstiness", K::value, "gamma shape of inter-arrival gaps, 1 = Poisson (default 1.0)", "load.burstiness"},
+    FlagSpec{"ramp-up-strategy", K::value,
+             "linear | exponential: ramp the rate within each stage (needs --request-rate inf)", "load.ramp.kind"},
+    FlagSpec{"ramp-up-start-rps", K::value, "ramp-up: request rate at the first request (integer)",
+             "load.ramp.start_rps"},
+    FlagSpec{"ramp-up-end-rps", K::value, "ramp-up: request rate at the last request (integer)", "load.ramp.end_rps"},
+    FlagSpec{"num-warmups", K::value, "warm-up requests before the first stage (default 0)", "num_warmups"},
     // Request content
     FlagSpec{"ignore-eos", K::flag, "send ignore_eos (always on for the random dataset, as vLLM)"},
     FlagSpec{"logprobs", K::value, "logprobs per token (completions)"},
-    FlagSpec{"temperature", K::value, "sampling: temperature (sent only when set)"},
+    FlagSpec{"temperature", K::value, "sampling: temperature (sent only when set)", "request.sampling_json"},
     FlagSpec{"top-p", K::value, "sampling: top_p"},
     FlagSpec{"top-k", K::value, "sampling: top_k"},
     FlagSpec{"min-p", K::value, "sampling: min_p"},
     FlagSpec{"frequency-penalty", K::value, "sampling: frequency_penalty"},
     FlagSpec{"presence-penalty", K::value, "sampling: presence_penalty"},
     FlagSpec{"repetition-penalty", K::value, "sampling: repetition_penalty"},
-    FlagSpec{"extra-body", K::value, "JSON object merged into every request body last"},
+    FlagSpec{"extra-body", K::value, "JSON object merged into every request body last", "request.extra_body_json"},
     // Reporting
-    FlagSpec{"percentile-metrics", K::value, "comma list of ttft,tpot,itl,e2el,client_queue_time,e2el_including_client_queue"},
-    FlagSpec{"metric-percentiles", K::value, "comma list of percentiles (default 99)"},
-    FlagSpec{"goodput", K::list, "SLO KEY:MS for ttft, tpot, e2el (repeatable)"},
+    FlagSpec{"percentile-metrics", K::value,
+             "comma list of ttft,tpot,itl,e2el,client_queue_time,e2el_including_client_queue", "percentile_metrics"},
+    FlagSpec{"metric-percentiles", K::value, "comma list of percentiles (default 99)", "metric_percentiles"},
+    FlagSpec{"goodput", K::list, "SLO KEY:MS for ttft, tpot, e2el (repeatable)", "goodput_slo_ms"},
     FlagSpec{"output-json", K::value, "write the sweep document (all stages) to FILE"},
     FlagSpec{"csv", K::value, "write one CSV row per stage to FILE (rewritten after every stage)"},
     FlagSpec{"requests-jsonl", K::value, "per-request records (default <output-json stem>.requests.jsonl)"},
@@ -75,12 +87,28 @@ constexpr std::array kFlags{
     FlagSpec{"metadata", K::list, "KEY=VALUE added to the results (repeatable)"},
     FlagSpec{"label", K::value, "label of the run (results and file names)"},
     FlagSpec{"disable-tqdm", K::flag, "no live progress line"},
-    FlagSpec{"max-failure-ratio", K::value, "exit 4 when failed/sent of a stage exceeds this ratio"},
+    FlagSpec{"max-failure-ratio", K::value, "exit 4 when failed/sent of a stage exceeds this ratio",
+             "max_failure_ratio"},
 };
 
 }  // namespace
 
 std::span<const FlagSpec> run_flags() { return kFlags; }
+
+std::vector<const FlagSpec*> flags_for_field(std::string_view field) {
+  std::vector<const FlagSpec*> out;
+  for (const FlagSpec& f : kFlags) {
+    for (std::string_view rest = f.fields; !rest.empty();) {
+      const std::size_t space = rest.find(' ');
+      if (rest.substr(0, space) == field) {
+        out.push_back(&f);
+        break;
+      }
+      rest = space == std::string_view::npos ? std::string_view() : rest.substr(space + 1);
+    }
+  }
+  return out;
+}
 
 const FlagSpec* find_run_flag(std::string_view canonical_name) {
   for (const FlagSpec& f : kFlags)

@@ -1,9 +1,10 @@
-// Command line + config file + environment -> RunConfig. The only translation unit with CLI11.
+// Command line + config file + environment -> RunConfig. The run command's only use of CLI11.
 #include "cli/run_options.hpp"
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <iostream>
 
@@ -98,6 +99,31 @@ void merge_config_file(const ConfigFile& file, RawOptions& raw, std::vector<std:
   }
 }
 
+// The flag that set `field`: one the user gave if several set it (--output-len or
+// --random-output-len), else the first of the table; "" when no flag sets it.
+std::string flag_of(const std::string& field, const RawOptions& raw) {
+  const std::vector<const FlagSpec*> flags = flags_for_field(field);
+  for (const FlagSpec* f : flags)
+    if (raw.count(std::string(f->name))) return std::string(f->name);
+  return flags.empty() ? "" : std::string(flags.front()->name);
+}
+
+// validate()'s problems as lines naming where each value came from ("--num-prompts",
+// "servebench.toml:3 (num_prompts)"); the fields a message names become flags too. A flag that
+// sets two fields (--random-range-ratio) reports one problem once.
+void add_problems(const Problems& problems, const RawOptions& raw, std::vector<std::string>& errors) {
+  const OptionReader reader(raw, errors);
+  const auto name_of = [&](const std::string& field) {
+    const std::string flag = flag_of(field, raw);
+    return flag.empty() ? field : "--" + flag;
+  };
+  for (const Problem& p : problems) {
+    const std::string flag = flag_of(p.field, raw);
+    const std::string line = (flag.empty() ? p.field : reader.where(flag)) + ": " + render_problem(p.message, name_of);
+    if (std::find(errors.begin(), errors.end(), line) == errors.end()) errors.push_back(line);
+  }
+}
+
 }  // namespace
 
 std::optional<RunConfig> parse_run_options(const ParseInput& in) {
@@ -116,6 +142,7 @@ std::optional<RunConfig> parse_run_options(const ParseInput& in) {
   }
   RunConfig cfg = build_run_config(OptionReader(raw, errors), in.env);
   cfg.config_path = config_path;
+  add_problems(pipeline::validate(cfg), raw, errors);
   if (!errors.empty()) {
     std::string msg = errors.size() == 1 ? errors.front()
                                          : fmt::format("{} problems with the options:", errors.size());

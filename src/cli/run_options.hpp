@@ -1,6 +1,8 @@
 #pragma once
-// `servebench run` flags (vLLM names and defaults, vllm-bench-spec §1) plus an optional TOML file
-// and environment -> one immutable RunConfig. Precedence: flag > config file > environment.
+// `servebench run` flags (vLLM's names and defaults, as vLLM benchmarks/serve.py; docs/run.md) plus
+// an optional TOML file and environment -> one immutable RunConfig. Precedence: flag > config file > environment.
+// Values are read here (syntax, flag combinations); their rules are the layers' validate(), whose
+// problems by field are reported under the flag that set the field (cli/run_flags.cpp).
 // Every problem is collected and reported at once (one UserError, one line per problem).
 #include <functional>
 #include <optional>

@@ -102,21 +102,16 @@ std::vector<Row> parse_rows(const PaddedFile& file, const std::string& path) {
   return rows;
 }
 
-void validate(const DatasetConfig& cfg) {
+void check_custom_path(const DatasetConfig& cfg) {
   if (cfg.path.size() < 6 || cfg.path.compare(cfg.path.size() - 6, 6, ".jsonl") != 0) {
     throw UserError(fmt::format("--dataset-path: {}: the custom dataset must be a .jsonl file", cfg.path));
-  }
-  if (cfg.custom_output_len != -1 && cfg.custom_output_len <= 0) {
-    throw UserError(fmt::format(
-        "--custom-output-len: must be > 0 or -1 (use each row's output_tokens), got {}",
-        cfg.custom_output_len));
   }
 }
 
 }  // namespace
 
 Dataset load_custom(const DatasetConfig& cfg, const Tokenizer* tokenizer) {
-  validate(cfg);
+  check_custom_path(cfg);
   std::vector<Row> rows = parse_rows(PaddedFile::open(cfg.path), cfg.path);
   if (rows.empty()) throw UserError(fmt::format("--dataset-path: {}: no rows", cfg.path));
   const bool per_row_output = cfg.custom_output_len == -1;

@@ -1,10 +1,12 @@
 #pragma once
-// Builds the request list of a run from --dataset-name and its flags (vllm-bench-spec §2).
+// Builds the request list of a run from --dataset-name and its flags (docs/datasets.md; vLLM
+// benchmarks/datasets.py).
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "core/problem.hpp"
 #include "dataset/request_spec.hpp"
 
 namespace sb {
@@ -38,9 +40,12 @@ struct Dataset {
   double load_seconds = 0;                // time spent loading + tokenizing + filtering
 };
 
+// Every problem with the parameters, by field (name, path, num_prompts, the length fields).
+Problems validate(const DatasetConfig& cfg);
+
 // tokenizer may be null: sharegpt/random then use approximate lengths and custom leaves
 // prompt_tokens = -1; all set lengths_exact = false and say so in `warnings`.
-// Throws sb::UserError naming the flag, or the file and line.
+// Throws sb::UserError listing validate(cfg)'s problems, or naming the file and line.
 Dataset load_dataset(const DatasetConfig& cfg, const Tokenizer* tokenizer);
 
 }  // namespace sb

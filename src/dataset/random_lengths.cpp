@@ -11,10 +11,7 @@
 namespace sb::dataset {
 namespace {
 
-void validate(const DatasetConfig& cfg) {
-  if (cfg.num_prompts <= 0) {
-    throw UserError(fmt::format("--num-prompts: must be > 0, got {}", cfg.num_prompts));
-  }
+void check_lengths(const DatasetConfig& cfg) {
   for (double r : {cfg.random_range_ratio_input, cfg.random_range_ratio_output}) {
     if (!(r >= 0.0 && r < 1.0)) {
       throw UserError(fmt::format("--random-range-ratio: each ratio must be in [0, 1), got {}", r));
@@ -35,7 +32,7 @@ void validate(const DatasetConfig& cfg) {
 
 RandomDraws draw_random_lengths(const DatasetConfig& cfg, std::size_t num_special,
                                 std::size_t vocab_size, std::mt19937_64& rng) {
-  validate(cfg);
+  check_lengths(cfg);
   const double real_in = std::max(0.0, cfg.random_input_len - static_cast<double>(num_special));
   const double r_in = cfg.random_range_ratio_input, r_out = cfg.random_range_ratio_output;
   const auto in_lo = static_cast<std::int64_t>(std::floor(real_in * (1 - r_in)));
@@ -49,7 +46,7 @@ RandomDraws draw_random_lengths(const DatasetConfig& cfg, std::size_t num_specia
         cfg.random_input_len, num_special));
   }
   if (vocab_size == 0) throw UserError("random dataset: the tokenizer has an empty vocabulary");
-  const auto n = static_cast<std::size_t>(cfg.num_prompts);
+  const auto n = static_cast<std::size_t>(std::max(cfg.num_prompts, 0));  // validate(DatasetConfig): > 0
   RandomDraws d;
   d.input_lens.resize(n);
   d.output_lens.resize(n);

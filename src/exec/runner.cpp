@@ -1,8 +1,9 @@
 // The dispatcher: the caller's thread owns the schedule (absolute deadlines t0 + offset_i) and the
 // FIFO concurrency limit, hands requests to the least-loaded worker, and wakes on completions,
-// on the next due send, on the progress tick, and every few ms to notice request_stop().
+// on the next due send, on the progress tick, and on request_stop().
 #include "exec/runner.hpp"
 
+#include <fmt/format.h>
 #include <sys/prctl.h>
 
 #include <algorithm>
@@ -18,7 +19,6 @@ namespace sb {
 namespace {
 
 constexpr Nanos kProgressEveryNs = 200'000'000;
-constexpr Nanos kStopPollNs = 20'000'000;  // a signal handler may not notify a condvar: poll
 
 Nanos to_ns(double s) { return static_cast<Nanos>(s * 1e9); }
 
@@ -33,14 +33,14 @@ struct Runner::Impl {
 
   ClientOptions opt;
   std::vector<std::unique_ptr<Worker>> workers;
-  std::atomic<bool> stop{false};
+  std::atomic<bool> stop{false};  // set under mu by request_stop(), so the dispatcher's wait sees it
   std::size_t next_worker = 0;
 
   std::mutex mu;  // guards the counters below; the dispatcher waits on cv
   std::condition_variable cv;
   std::size_t done = 0, failed = 0, in_flight = 0;
   std::int64_t output_tokens = 0;
-  std::mutex record_mu;  // serialises the record callback (JSONL sinks are not thread-safe)
+  std::mutex record_mu;  // serialises the record callback: workers call it, it need not be thread-safe
   const RecordCallback* on_record = nullptr;
 
   void finished(RequestRecord& rec);
@@ -94,6 +94,19 @@ void Runner::Impl::cancel_unsent(StageOutput& out, std::size_t from, Nanos t0) {
   }
 }
 
+Problems validate(const ClientOptions& opt) {
+  Problems out;
+  if (opt.path.empty() || opt.path.front() != '/')
+    out.push_back({"path", fmt::format("must start with '/', got '{}'", opt.path)});
+  if (!(opt.timeout_s > 0)) out.push_back({"timeout_s", fmt::format("must be > 0, got {}", opt.timeout_s)});
+  if (!(opt.idle_timeout_s > 0))
+    out.push_back({"idle_timeout_s", fmt::format("must be > 0, got {}", opt.idle_timeout_s)});
+  if (opt.threads < 0) out.push_back({"threads", fmt::format("must be >= 0 (0: one per core), got {}", opt.threads)});
+  if (!(opt.stop_grace_s >= 0))
+    out.push_back({"stop_grace_s", fmt::format("must be >= 0, got {}", opt.stop_grace_s)});
+  return out;
+}
+
 Runner::Runner(ClientOptions opt) : impl_(std::make_unique<Impl>(std::move(opt))) {
   int threads = impl_->opt.threads;
   if (threads <= 0) threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
@@ -105,7 +118,13 @@ Runner::Runner(ClientOptions opt) : impl_(std::make_unique<Impl>(std::move(opt))
 
 Runner::~Runner() = default;
 
-void Runner::request_stop() noexcept { impl_->stop.store(true, std::memory_order_relaxed); }
+void Runner::request_stop() noexcept {
+  {
+    std::lock_guard<std::mutex> lk(impl_->mu);
+    impl_->stop.store(true, std::memory_order_relaxed);
+  }
+  impl_->cv.notify_all();
+}
 bool Runner::stop_requested() const noexcept { return impl_->stop.load(std::memory_order_relaxed); }
 
 int Runner::connections_opened() const noexcept {
@@ -117,18 +136,19 @@ int Runner::connections_opened() const noexcept {
 namespace {
 
 void prepare_records(const StageInput& in, std::vector<RequestRecord>& records) {
-  const std::size_t n = in.offsets_ns.size();
+  const std::size_t n = in.requests.size();
   if (in.bodies == nullptr || in.bodies->size() < n) {
-    throw std::invalid_argument("StageInput: fewer bodies than schedule offsets");
+    throw std::invalid_argument("StageInput: fewer bodies than requests");
   }
   records.assign(n, RequestRecord{});
   for (std::size_t i = 0; i < n; ++i) {
+    const StageRequest& q = in.requests[i];
     RequestRecord& r = records[i];
     r.index = static_cast<std::uint32_t>(i);
-    r.intended_ns = in.offsets_ns[i];
-    r.dataset_prompt_tokens = i < in.dataset_prompt_tokens.size() ? in.dataset_prompt_tokens[i] : -1;
-    r.prompt_tokens = r.dataset_prompt_tokens;
-    r.expected_output_tokens = i < in.expected_output_tokens.size() ? in.expected_output_tokens[i] : 0;
+    r.intended_ns = q.offset_ns;
+    r.dataset_prompt_tokens = q.prompt_tokens;
+    r.prompt_tokens = q.prompt_tokens;
+    r.expected_output_tokens = q.expected_output_tokens;
   }
 }
 
@@ -164,18 +184,17 @@ struct StageLoop {
   }
   // Sends every request that is due while a slot is free (FIFO in schedule order).
   Nanos dispatch_due(Nanos now) {
-    while (next < n && m.in_flight < limit && now >= t0 + in.offsets_ns[next]) {
-      const std::string_view id = next < in.request_ids.size() ? std::string_view(in.request_ids[next]) : "";
+    while (next < n && m.in_flight < limit && now >= t0 + in.requests[next].offset_ns) {
       ++m.in_flight;
-      m.pick_worker().submit(Job{&out.records[next], &(*in.bodies)[next], id, t0});
+      m.pick_worker().submit(Job{&out.records[next], &(*in.bodies)[next], in.requests[next].id, t0});
       ++next;
       now = now_ns();
     }
     return now;
   }
-  Nanos wake_time(Nanos now) const {
-    Nanos wake = std::min(next_progress, now + kStopPollNs);
-    if (next < n && m.in_flight < limit) wake = std::min(wake, t0 + in.offsets_ns[next]);
+  Nanos wake_time() const {
+    Nanos wake = next_progress;
+    if (next < n && m.in_flight < limit) wake = std::min(wake, t0 + in.requests[next].offset_ns);
     if (stopping && !cancelled_in_flight) wake = std::min(wake, grace_end);
     return wake;
   }
@@ -210,7 +229,7 @@ StageOutput Runner::run_stage(const StageInput& in, const RecordCallback& on_rec
       loop.next_progress += kProgressEveryNs * (1 + (now - loop.next_progress) / kProgressEveryNs);
     }
     if (m.done >= loop.n) break;
-    const Nanos wake = loop.wake_time(now);
+    const Nanos wake = loop.wake_time();
     if (wake > now) m.cv.wait_until(lk, to_time_point(wake));
   }
   const Progress last = loop.progress(now_ns());

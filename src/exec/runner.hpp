@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "core/clock.hpp"
+#include "core/problem.hpp"
 #include "metrics/request_record.hpp"
 #include "net/endpoint.hpp"
 #include "net/http_call.hpp"
@@ -30,14 +31,22 @@ struct ClientOptions {
   double stop_grace_s = 3.0;              // after request_stop(): time in-flight requests get to finish
 };
 
+// One request of a stage; its body is the stage's bodies[i] for requests[i].
+struct StageRequest {
+  std::string id;                   // sent as x-request-id; "" = none
+  int prompt_tokens = -1;           // the dataset's count, -1 if unknown
+  int expected_output_tokens = 0;   // max_tokens
+  Nanos offset_ns = 0;              // intended send offset from t0 (all 0: closed loop)
+};
+
+// Every problem, by field: timeouts > 0, threads >= 0, stop_grace_s >= 0, path starting with '/'.
+Problems validate(const ClientOptions& opt);
+
 struct StageInput {
   std::size_t stage_index = 0;
-  const std::vector<std::string>* bodies = nullptr;  // prebuilt JSON bodies, one per request
-  std::vector<std::string> request_ids;               // sent as x-request-id
-  std::vector<int> dataset_prompt_tokens;             // per request, -1 if unknown
-  std::vector<int> expected_output_tokens;            // per request (max_tokens)
-  std::vector<Nanos> offsets_ns;                       // intended send offsets from t0 (all 0: closed loop)
-  std::optional<int> max_concurrency;                  // slots; nullopt = unlimited
+  const std::vector<std::string>* bodies = nullptr;  // prebuilt JSON bodies, at least one per request
+  std::vector<StageRequest> requests;                 // in schedule order (offsets non-decreasing)
+  std::optional<int> max_concurrency;                 // slots; nullopt = unlimited
 };
 
 struct Progress {
@@ -71,8 +80,10 @@ class Runner {
   StageOutput run_stage(const StageInput& in, const RecordCallback& on_record,
                         const ProgressCallback& on_progress);
 
-  // Async-signal-safe: stop dispatching; in-flight requests get `grace_s` to finish, then are
+  // Thread-safe (any thread, e.g. a std::stop_callback; not from a signal handler): stop
+  // dispatching and wake the dispatcher; in-flight requests get `stop_grace_s` to finish, then are
   // cancelled (Outcome::cancelled, aborted = true). Un-sent requests are reported cancelled too.
+  // A stopped runner stays stopped.
   void request_stop() noexcept;
   bool stop_requested() const noexcept;
 

@@ -5,22 +5,22 @@
 
 #include <fmt/format.h>
 
-#include "core/error.hpp"
 
 namespace sb {
 
-void validate_ramp(const RampUp& ramp) {
-  if (ramp.kind == RampKind::none) return;
+Problems validate(const RampUp& ramp) {
+  Problems out;
+  if (ramp.kind == RampKind::none) return out;
   if (!(ramp.start_rps >= 0) || !std::isfinite(ramp.start_rps)) {
-    throw UserError(fmt::format("--ramp-up-start-rps: must be a finite value >= 0, got {}", ramp.start_rps));
+    out.push_back({"start_rps", fmt::format("must be a finite value >= 0, got {}", ramp.start_rps)});
+  } else if (ramp.kind == RampKind::exponential && ramp.start_rps <= 0) {
+    out.push_back({"start_rps", "must be > 0 for an exponential ramp-up"});
   }
   if (!std::isfinite(ramp.end_rps) || ramp.end_rps < ramp.start_rps) {
-    throw UserError(fmt::format("--ramp-up-end-rps: must be finite and >= --ramp-up-start-rps ({}), got {}",
-                                ramp.start_rps, ramp.end_rps));
+    out.push_back({"end_rps", fmt::format("must be finite and >= {{start_rps}} ({}), got {}", ramp.start_rps,
+                                          ramp.end_rps)});
   }
-  if (ramp.kind == RampKind::exponential && ramp.start_rps <= 0) {
-    throw UserError("--ramp-up-start-rps: must be > 0 for an exponential ramp-up");
-  }
+  return out;
 }
 
 double ramp_rate(const RampUp& ramp, std::size_t i, std::size_t n) noexcept {

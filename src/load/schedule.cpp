@@ -19,7 +19,7 @@ void validate(const ScheduleParams& p) {
   }
 }
 
-// Cumulative arrival times in seconds (spec §4.2 steps 2-3) for per-request rates rate_of(i).
+// Cumulative arrival times in seconds (vLLM benchmarks/serve.py get_request) for per-request rates rate_of(i).
 // Shape k, scale 1/(rate*k): mean gap 1/rate, coefficient of variation 1/sqrt(k).
 template <class RateOf>
 std::vector<double> cumulative_arrivals_s(const ScheduleParams& p, RateOf rate_of) {
@@ -70,7 +70,7 @@ std::vector<Nanos> make_schedule(const ScheduleParams& p) {
 
 std::vector<Nanos> make_ramp_schedule(const ScheduleParams& p, const RampUp& ramp) {
   if (ramp.kind == RampKind::none) return make_schedule(p);
-  validate_ramp(ramp);
+  throw_if_problems(validate(ramp));
   if (!(p.burstiness > 0)) {
     throw UserError(fmt::format("--burstiness: must be > 0 or inf, got {}", p.burstiness));
   }

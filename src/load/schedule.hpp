@@ -1,6 +1,7 @@
 #pragma once
-// Absolute send schedule of one stage (vllm-bench-spec §4.2): gamma inter-arrival gaps with shape
-// k = burstiness and mean 1/rate, cumulative, normalised so the last arrival is at N/rate seconds.
+// Absolute send schedule of one stage (as vLLM benchmarks/serve.py; docs/run.md "Staircase"): gamma
+// inter-arrival gaps with shape k = burstiness and mean 1/rate, cumulative, normalised so the last
+// arrival is at N/rate seconds.
 // rate = inf -> every offset 0; burstiness = inf -> constant spacing. Never summed sleeps.
 // make_ramp_schedule: request i uses the ramp's rate r_i instead, and nothing is normalised (vLLM).
 #include <cstdint>
@@ -21,7 +22,8 @@ struct ScheduleParams {
 // Offsets from the stage's t0 in ns, non-decreasing, one per request.
 std::vector<Nanos> make_schedule(const ScheduleParams& p);
 
-// Same with a ramp-up (ramp.kind != none); p.request_rate is ignored. Throws sb::UserError.
+// Same with a ramp-up (ramp.kind != none); p.request_rate is ignored. Throws sb::UserError
+// listing validate(ramp)'s problems.
 std::vector<Nanos> make_ramp_schedule(const ScheduleParams& p, const RampUp& ramp);
 
 }  // namespace sb

@@ -1,21 +1,25 @@
 #pragma once
 // Turns `--concurrency 1 4 8 …` or `--request-rate 2 4 8 …` into the list of stages to run.
+#include <limits>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "core/problem.hpp"
+#include "load/ramp.hpp"
 #include "metrics/stage_summary.hpp"
 
 namespace sb {
 
 enum class LoadMode { concurrency, request_rate };
 
+// The load of a run: one stage per value of one list; the requests per stage are the dataset's.
 struct StaircaseParams {
   std::vector<int> concurrency;         // --concurrency values (empty if not given)
-  std::vector<double> request_rates;    // --request-rate values (default {inf})
+  std::vector<double> request_rates{std::numeric_limits<double>::infinity()};  // --request-rate values
   std::optional<int> max_concurrency;   // --max-concurrency (applies to rate stages)
-  double burstiness = 1.0;
-  int num_prompts = 1000;               // requests per stage
+  double burstiness = 1.0;              // gamma shape of the gaps, inf = constant spacing
+  RampUp ramp;                          // --ramp-up-*: each stage's rate ramps instead (needs rate inf)
 };
 
 struct StagePlan {
@@ -30,8 +34,11 @@ struct Staircase {
   std::vector<StagePlan> stages;
 };
 
-// Throws sb::UserError (config_error) for impossible combinations, e.g. both lists with > 1 value.
-Staircase plan_staircase(const StaircaseParams& p);
+// Every problem with the parameters, e.g. both lists with more than one value; ramp's as "ramp.*".
+Problems validate(const StaircaseParams& p);
+
+// `num_requests` (> 0) per stage. Throws sb::UserError listing validate(p)'s problems.
+Staircase plan_staircase(const StaircaseParams& p, int num_requests);
 
 const char* to_string(LoadMode m) noexcept;
 

@@ -32,7 +32,7 @@ Json dataset_json(const DatasetConfig& d) {
   return j;
 }
 
-Json load_json(const RunConfig& c) {
+Json load_json(const StaircaseParams& c) {
   Json j;
   const bool concurrency_mode = !c.concurrency.empty() && c.request_rates.size() <= 1;  // as plan_staircase
   j["mode"] = concurrency_mode ? "concurrency" : "request_rate";
@@ -65,22 +65,22 @@ std::string redacted_config_json(const RunConfig& c, const std::string& model_id
   Json j;
   j["backend"] = c.backend;
   j["base_url"] = c.base_url;
-  j["endpoint"] = c.endpoint_path;
+  j["endpoint"] = c.client.path;
   j["model"] = model_id;
   j["served_model_name"] = c.served_model_name.value_or(model_id);
   j["tokenizer"] = optional_json(c.tokenizer);
   j["dataset"] = dataset_json(c.dataset);
-  j["load"] = load_json(c);
-  j["ignore_eos"] = c.ignore_eos;
-  j["sampling"] = c.sampling_json.empty() ? Json::object() : object_or_null(c.sampling_json);
-  j["extra_body"] = object_or_null(c.extra_body_json);
+  j["load"] = load_json(c.load);
+  j["ignore_eos"] = c.request.ignore_eos;
+  j["sampling"] = c.request.sampling_json.empty() ? Json::object() : object_or_null(c.request.sampling_json);
+  j["extra_body"] = object_or_null(c.request.extra_body_json);
   Json headers = Json::object();
-  for (const auto& [name, value] : c.headers) headers[name] = "<redacted>";
+  for (const auto& [name, value] : c.client.headers) headers[name] = "<redacted>";
   if (!c.api_key.empty()) headers["Authorization"] = "<redacted>";
   j["headers"] = headers;
   j["api_key_source"] = c.api_key_source.empty() ? Json(nullptr) : Json(c.api_key_source);
-  j["timeout_s"] = c.timeout_s;
-  j["idle_timeout_s"] = c.idle_timeout_s;
+  j["timeout_s"] = c.client.timeout_s;
+  j["idle_timeout_s"] = c.client.idle_timeout_s;
   j["num_warmups"] = c.num_warmups;
   j["percentile_metrics"] = c.percentile_metrics;
   j["metric_percentiles"] = c.metric_percentiles;

@@ -3,8 +3,6 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
-#include <atomic>
-#include <csignal>
 #include <limits>
 
 #include "pipeline/output_recount.hpp"
@@ -21,56 +19,20 @@ namespace sb::pipeline {
 
 namespace {
 
-// Ctrl-C: the handler only flips flags (both async-signal-safe); the pipeline notices between
-// stages, the runner within a few ms.
-std::atomic<Runner*> g_runner{nullptr};
-volatile std::sig_atomic_t g_stop = 0;
-
-extern "C" void on_stop_signal(int) {
-  g_stop = 1;
-  if (Runner* r = g_runner.load()) r->request_stop();
-}
-
-class SignalScope {
- public:
-  explicit SignalScope(bool enabled) : enabled_(enabled) {
-    g_stop = 0;
-    if (!enabled_) return;
-    struct sigaction sa {};
-    sa.sa_handler = on_stop_signal;
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, &old_int_);
-    sigaction(SIGTERM, &sa, &old_term_);
-  }
-  ~SignalScope() {
-    if (!enabled_) return;
-    sigaction(SIGINT, &old_int_, nullptr);
-    sigaction(SIGTERM, &old_term_, nullptr);
-  }
-
- private:
-  bool enabled_;
-  struct sigaction old_int_ {}, old_term_ {};
-};
-
-void note(const PipelineIo& io, const std::string& line) { std::fprintf(io.err, "%s\n", line.c_str()); }
+void note(const RunIo& io, const std::string& line) { std::fprintf(io.err, "%s\n", line.c_str()); }
 
 void print(std::FILE* out, const std::string& text) {
   std::fputs(text.c_str(), out);
   std::fflush(out);
 }
 
+// The configured client, plus what only the run knows: the API key in front of the --header pairs,
+// and whether records keep their text.
 ClientOptions client_options(const RunConfig& cfg, const Prepared& p) {
-  ClientOptions o;
-  o.endpoint = cfg.endpoint;
-  o.path = cfg.endpoint_path;
-  o.api = cfg.api;
+  ClientOptions o = cfg.client;
   o.headers = request_headers(cfg);
-  o.timeout_s = cfg.timeout_s;
-  o.idle_timeout_s = cfg.idle_timeout_s;
-  o.threads = cfg.client_threads;
   // The text is needed for --save-detailed, and to re-tokenize outputs the server did not count.
-  o.keep_text = cfg.save_detailed || p.local_tokenizer;
+  o.keep_text = o.keep_text || cfg.save_detailed || p.local_tokenizer;
   return o;
 }
 
@@ -107,31 +69,30 @@ StageInput stage_input(const RunConfig& cfg, const Prepared& p, const StagePlan&
   in.bodies = &p.bodies;
   const std::size_t n = static_cast<std::size_t>(plan.num_requests);
   const bool several = p.staircase.stages.size() > 1;
+  const ScheduleParams sp{n, plan.load.request_rate, plan.load.burstiness, cfg.dataset.seed};
+  const RampUp& ramp = cfg.load.ramp;
+  const std::vector<Nanos> offsets = ramp.kind == RampKind::none ? make_schedule(sp) : make_ramp_schedule(sp, ramp);
+  in.requests.reserve(n);
   for (std::size_t i = 0; i < n; ++i) {
     const RequestSpec& spec = p.dataset.requests[i];
     // Ids stay unique across stages: a server may reject a request id it has seen in flight.
-    in.request_ids.push_back(several ? fmt::format("{}-s{}", spec.request_id, plan.index) : spec.request_id);
-    in.dataset_prompt_tokens.push_back(spec.prompt_tokens);
-    in.expected_output_tokens.push_back(spec.max_tokens);
+    in.requests.push_back({several ? fmt::format("{}-s{}", spec.request_id, plan.index) : spec.request_id,
+                           spec.prompt_tokens, spec.max_tokens, offsets[i]});
   }
-  const ScheduleParams sp{n, plan.load.request_rate, plan.load.burstiness, cfg.dataset.seed};
-  in.offsets_ns = cfg.ramp.kind == RampKind::none ? make_schedule(sp) : make_ramp_schedule(sp, cfg.ramp);
   in.max_concurrency = plan.load.max_concurrency;
   return in;
 }
 
 // vLLM's warm-up: K copies of the first request under the first stage's limit; results ignored.
-void run_warmups(const RunConfig& cfg, const Prepared& p, Runner& runner, const PipelineIo& io) {
+void run_warmups(const RunConfig& cfg, const Prepared& p, Runner& runner, const RunIo& io) {
   if (cfg.num_warmups <= 0) return;
   std::vector<std::string> bodies(static_cast<std::size_t>(cfg.num_warmups), p.bodies.front());
   StageInput in;
   in.bodies = &bodies;
-  for (int i = 0; i < cfg.num_warmups; ++i) {
-    in.request_ids.push_back(fmt::format("{}warmup-{}", cfg.dataset.request_id_prefix, i));
-    in.dataset_prompt_tokens.push_back(p.dataset.requests.front().prompt_tokens);
-    in.expected_output_tokens.push_back(p.dataset.requests.front().max_tokens);
-  }
-  in.offsets_ns.assign(bodies.size(), 0);
+  const RequestSpec& first = p.dataset.requests.front();
+  for (int i = 0; i < cfg.num_warmups; ++i)
+    in.requests.push_back({fmt::format("{}warmup-{}", cfg.dataset.request_id_prefix, i), first.prompt_tokens,
+                           first.max_tokens, 0});
   in.max_concurrency = p.staircase.stages.front().load.max_concurrency;
   StageOutput out = runner.run_stage(in, {}, {});
   int failed = 0;
@@ -159,7 +120,7 @@ bool too_many_failures(const RunConfig& cfg, const StageSummary& s) {
          static_cast<double>(s.failed) / s.sent > *cfg.max_failure_ratio;
 }
 
-void print_stage_header(const RunContext& ctx, const StagePlan& plan, const PipelineIo& io) {
+void print_stage_header(const RunContext& ctx, const StagePlan& plan, const RunIo& io) {
   const RampHeader ramp{ctx.ramp_up_strategy, ctx.ramp_up_start_rps, ctx.ramp_up_end_rps};
   print(io.out, format_stage_header(plan.load, ctx.ramp_up_strategy.empty() ? nullptr : &ramp));
 }
@@ -169,24 +130,32 @@ struct StageRun {
   bool stop = false;
 };
 
-StageRun run_one_stage(const RunConfig& cfg, const Prepared& p, const StagePlan& plan, Runner& runner,
-                       RunOutputs& outputs, const PipelineIo& io) {
+struct StageEnv {
+  const RunConfig& cfg;
+  const Prepared& p;
+  Runner& runner;
+  RunOutputs& outputs;
+  const RunIo& io;
+};
+
+StageRun run_one_stage(const StageEnv& env, const StagePlan& plan) {
+  const auto& [cfg, p, runner, outputs, io] = env;
   const StageInput in = stage_input(cfg, p, plan);
   print_stage_header(p.ctx, plan, io);
   ProgressLine progress(io.err, io.progress && !cfg.disable_tqdm && isatty(fileno(io.err)),
                         stage_view(p.staircase, plan));
   // Outputs re-tokenized on the worker thread (local tokenizer only: microseconds, no I/O); each
   // slot is written by the one thread that finished that request, applied after the stage.
-  std::vector<int> recounted(in.request_ids.size(), -1);
+  std::vector<int> recounted(in.requests.size(), -1);
   auto on_record = [&](const RequestRecord& r) {
     if (!p.local_tokenizer || !needs_output_recount(r)) {
-      outputs.append_record(plan.index, in.request_ids[r.index], r);
+      outputs.append_record(plan.index, in.requests[r.index].id, r);
       return;
     }
     RequestRecord copy = r;
     recount_output_tokens(*p.tokenizer, copy, false);
     recounted[r.index] = copy.output_tokens;
-    outputs.append_record(plan.index, in.request_ids[r.index], copy);
+    outputs.append_record(plan.index, in.requests[r.index].id, copy);
   };
   StageOutput out = runner.run_stage(in, on_record, [&](const Progress& pr) { progress.update(pr); });
   progress.clear();
@@ -201,33 +170,32 @@ StageRun run_one_stage(const RunConfig& cfg, const Prepared& p, const StagePlan&
   run.summary = summarize_stage(cfg, p, plan, out);
   outputs.stage_done(run.summary, out.records);
   print(io.out, format_failed_requests(out.records) + format_console_summary(run.summary, console_options(cfg)));
-  run.stop = out.aborted || g_stop != 0;
+  run.stop = out.aborted;
   return run;
 }
 
 }  // namespace
 
-RunResult run_pipeline(const RunConfig& cfg, const PipelineIo& io) {
-  SignalScope signals(io.handle_signals);
+RunResult run(const RunConfig& cfg, const RunIo& io, std::stop_token stop) {
+  throw_if_problems(validate(cfg));
   Prepared p = prepare_run(cfg, io.err);
   RunResult result;
   result.model_id = p.ctx.model_id;
   RunOutputs outputs(cfg, p.ctx);
   Runner runner(client_options(cfg, p));
-  g_runner.store(&runner);
-  struct Unregister {
-    ~Unregister() { g_runner.store(nullptr); }
-  } unregister;
-  if (g_stop == 0) run_warmups(cfg, p, runner, io);
+  // Runs on the requesting thread (or here, when the stop came during preparation).
+  std::stop_callback stop_runner(stop, [&runner] { runner.request_stop(); });
+  if (!stop.stop_requested()) run_warmups(cfg, p, runner, io);
   bool failures = false;
+  const StageEnv env{cfg, p, runner, outputs, io};
   for (const StagePlan& plan : p.staircase.stages) {
-    if (g_stop != 0) break;
-    StageRun run = run_one_stage(cfg, p, plan, runner, outputs, io);
-    failures = failures || too_many_failures(cfg, run.summary);
-    result.stages.push_back(std::move(run.summary));
-    if (run.stop) break;
+    if (stop.stop_requested()) break;
+    StageRun stage = run_one_stage(env, plan);
+    failures = failures || too_many_failures(cfg, stage.summary);
+    result.stages.push_back(std::move(stage.summary));
+    if (stage.stop || stop.stop_requested()) break;
   }
-  result.aborted = g_stop != 0;
+  result.aborted = stop.stop_requested();
   outputs.finish(result.aborted);
   if (!result.stages.empty()) print(io.out, format_staircase_table(p.ctx.load_mode, result.stages));
   for (const std::string& path : outputs.written()) note(io, "wrote " + path);

@@ -3,9 +3,10 @@
 // prepare_run (preflight, tokenizer, dataset, bodies, staircase) -> per stage (schedule or ramp,
 // Runner::run_stage with records streamed to JSONL, outputs re-tokenized when the server sent no
 // usage, summarize, report/'s console block, sweep JSON and CSV rewrite, optional vLLM files) ->
-// report/'s staircase table. Ctrl-C (SIGINT/SIGTERM) stops dispatch and still writes every
-// output, marked aborted.
+// report/'s staircase table. A stop request (app/ turns Ctrl-C and SIGTERM into one) stops
+// dispatch and still writes every output, marked aborted.
 #include <cstdio>
+#include <stop_token>
 #include <vector>
 
 #include "pipeline/run_config.hpp"
@@ -14,11 +15,10 @@
 
 namespace sb::pipeline {
 
-struct PipelineIo {
+struct RunIo {
   std::FILE* out = stdout;      // summary blocks and the final table
   std::FILE* err = stderr;      // warnings, notes, the live progress line
   bool progress = true;         // live progress line (still only when `err` is a terminal)
-  bool handle_signals = true;   // install SIGINT/SIGTERM handlers for the duration of the run
 };
 
 struct RunResult {
@@ -28,7 +28,11 @@ struct RunResult {
   std::string model_id;
 };
 
-// Throws sb::UserError for configuration / preflight problems (before any load is sent).
-RunResult run_pipeline(const RunConfig& cfg, const PipelineIo& io);
+// The one entry point of a run. `stop` may be requested from any thread at any time: before the
+// load, no stage starts; during a stage, dispatch stops (in-flight requests get the client's grace
+// time); either way every output is written, marked aborted, and the code is ExitCode::aborted.
+// Throws sb::UserError listing validate(cfg)'s problems by field, or for preflight problems (before
+// any load is sent).
+RunResult run(const RunConfig& cfg, const RunIo& io, std::stop_token stop);
 
 }  // namespace sb::pipeline

@@ -19,11 +19,11 @@ void note(std::FILE* err, const std::string& line) { std::fprintf(err, "%s\n", l
 
 PreflightResult run_preflight(const RunConfig& cfg, std::FILE* err) {
   PreflightInput in;
-  in.endpoint = cfg.endpoint;
+  in.endpoint = cfg.client.endpoint;
   in.headers = request_headers(cfg);
   in.api_key_source = cfg.api_key_source;
   in.model = cfg.served_model_name ? cfg.served_model_name : cfg.model;
-  in.timeout_s = std::min(cfg.timeout_s, 30.0);
+  in.timeout_s = std::min(cfg.client.timeout_s, 30.0);
   PreflightResult r = preflight(in);
   for (const std::string& w : r.warnings) note(err, "warning: " + w);
   return r;
@@ -33,10 +33,10 @@ PreflightResult run_preflight(const RunConfig& cfg, std::FILE* err) {
 // `servebench sim --tokenizer` serve it); else lengths stay approximate, and the run says so.
 std::unique_ptr<ServerTokenizer> server_tokenizer(const RunConfig& cfg, const std::string& model, std::FILE* err) {
   ServerTokenizerOptions opt;
-  opt.endpoint = cfg.endpoint;
+  opt.endpoint = cfg.client.endpoint;
   opt.headers = request_headers(cfg);
   opt.model = model;
-  opt.timeout_s = std::min(cfg.timeout_s, 30.0);
+  opt.timeout_s = std::min(cfg.client.timeout_s, 30.0);
   ServerTokenizerProbe probe = probe_server_tokenizer_detailed(opt);
   if (!probe.tokenizer) {
     note(err, fmt::format("warning: no --tokenizer and the server cannot tokenize ({}): prompt token counts "
@@ -64,54 +64,40 @@ Dataset load_with_server_tokenizer(const RunConfig& cfg, const ServerTokenizer& 
 }
 
 std::vector<std::string> build_bodies(const RunConfig& cfg, const std::string& model, const Dataset& ds) {
-  RequestOptions opt;
-  opt.api = cfg.api;
+  RequestOptions opt = cfg.request;
+  opt.api = cfg.client.api;
   opt.model = model;
-  opt.ignore_eos = cfg.ignore_eos;
-  opt.logprobs = cfg.logprobs;
-  opt.sampling_json = cfg.sampling_json;
-  opt.extra_body_json = cfg.extra_body_json;
   std::vector<std::string> bodies;
   bodies.reserve(ds.requests.size());
   for (const RequestSpec& spec : ds.requests) bodies.push_back(build_request_body(opt, spec));
   return bodies;
 }
 
-StaircaseParams staircase_params(const RunConfig& cfg, int num_requests) {
-  StaircaseParams p;
-  p.concurrency = cfg.concurrency;
-  p.request_rates = cfg.request_rates;
-  p.max_concurrency = cfg.max_concurrency;
-  p.burstiness = cfg.burstiness;
-  p.num_prompts = num_requests;
-  return p;
-}
-
 RunContext make_context(const RunConfig& cfg, const PreflightResult& pf, const Prepared& p) {
   RunContext ctx;
   ctx.backend = cfg.backend;
   ctx.label = cfg.label;
-  // vLLM [N]: model_id is --model, else the served entry's root (the model path), else its id.
+  // As vLLM benchmarks/serve.py: model_id is --model, else the served entry's root (the model path), else its id.
   ctx.model_id = cfg.model ? *cfg.model : (pf.model_root.empty() ? pf.model_id : pf.model_root);
   ctx.served_model_name = pf.model_id;
   ctx.tokenizer_id = p.tokenizer ? (cfg.tokenizer ? *cfg.tokenizer : p.tokenizer->name()) : "";
   ctx.base_url = cfg.base_url;
-  ctx.endpoint = cfg.endpoint_path;
+  ctx.endpoint = cfg.client.path;
   ctx.num_prompts = cfg.dataset.num_prompts;
   ctx.load_mode = p.staircase.mode;
   for (const StagePlan& s : p.staircase.stages) ctx.load_values.push_back(s.load_value);
   ctx.metric_percentiles = cfg.metric_percentiles;
   ctx.percentile_metrics = cfg.percentile_metrics;
   ctx.goodput_slo_ms = cfg.goodput_slo_ms;
-  if (cfg.ramp.kind != RampKind::none) {
-    ctx.ramp_up_strategy = cfg.ramp.kind == RampKind::linear ? "linear" : "exponential";
-    ctx.ramp_up_start_rps = cfg.ramp.start_rps;
-    ctx.ramp_up_end_rps = cfg.ramp.end_rps;
+  if (cfg.load.ramp.kind != RampKind::none) {
+    ctx.ramp_up_strategy = cfg.load.ramp.kind == RampKind::linear ? "linear" : "exponential";
+    ctx.ramp_up_start_rps = cfg.load.ramp.start_rps;
+    ctx.ramp_up_end_rps = cfg.load.ramp.end_rps;
   }
   ctx.metadata = cfg.metadata;
   ctx.config_json = redacted_config_json(cfg, ctx.model_id);
   ctx.clock_anchor = ClockAnchor::now();
-  ctx.client_threads = cfg.client_threads;
+  ctx.client_threads = cfg.client.threads;
   fill_environment(ctx);
   return ctx;
 }
@@ -121,7 +107,7 @@ RunContext make_context(const RunConfig& cfg, const PreflightResult& pf, const P
 HeaderList request_headers(const RunConfig& c) {
   HeaderList h;
   if (!c.api_key.empty()) h.emplace_back("Authorization", "Bearer " + c.api_key);
-  for (const auto& [name, value] : c.headers) {
+  for (const auto& [name, value] : c.client.headers) {
     bool replaced = false;
     for (auto& [n, v] : h) {
       if (strcasecmp(n.c_str(), name.c_str()) == 0) {
@@ -150,7 +136,7 @@ Prepared prepare_run(const RunConfig& cfg, std::FILE* err) {
   for (const std::string& w : p.dataset.warnings) note(err, "warning: " + w);
   if (p.dataset.requests.empty()) throw UserError("the dataset produced no request");
   p.bodies = build_bodies(cfg, pf.model_id, p.dataset);
-  p.staircase = plan_staircase(staircase_params(cfg, static_cast<int>(p.dataset.requests.size())));
+  p.staircase = plan_staircase(cfg.load, static_cast<int>(p.dataset.requests.size()));
   p.ctx = make_context(cfg, pf, p);
   return p;
 }

@@ -65,6 +65,18 @@ Members base_members(const RequestOptions& opt, const RequestSpec& spec) {
 
 }  // namespace
 
+Problems validate(const RequestOptions& opt) {
+  Problems out;
+  for (auto [field, text] : {std::pair<const char*, const std::string*>{"sampling_json", &opt.sampling_json},
+                             {"extra_body_json", &opt.extra_body_json}}) {
+    if (text->empty()) continue;
+    simdjson::dom::parser parser;
+    simdjson::dom::object obj;
+    if (parser.parse(*text).get_object().get(obj)) out.push_back({field, "not a JSON object: " + *text});
+  }
+  return out;
+}
+
 std::string build_request_body(const RequestOptions& opt, const RequestSpec& spec) {
   Members m = base_members(opt, spec);
   merge_object(m, opt.sampling_json, "sampling flags");

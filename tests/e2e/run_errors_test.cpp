@@ -116,5 +116,20 @@ TEST(RunE2e, CtrlCStopsWritesEverythingMarkedAborted) {
   EXPECT_NE(jsonl.find("\"aborted\": true"), std::string::npos);
 }
 
+TEST(RunE2e, SigtermStopsLikeCtrlC) {
+  TempDir dir("sigterm");
+  Sim sim({"--ttft-ms", "10", "--itl-ms", "50"}, dir.path);
+  ASSERT_NE(sim.port(), 0);
+  const pid_t pid = spawn({"run", "--port", sim.port_text(), "--num-prompts", "4", "--random-output-len", "200",
+                           "--concurrency", "2", "--output-json", "t.json"},
+                          dir.path, "run");
+  std::this_thread::sleep_for(std::chrono::milliseconds(1000));
+  ::kill(pid, SIGTERM);
+  EXPECT_EQ(wait_exit(pid, 15), 130) << slurp(dir.path / "run.err");
+  EXPECT_NE(slurp(dir.path / "run.err").find("aborted: outputs written and marked \"aborted\": true"),
+            std::string::npos);
+  EXPECT_EQ(Json::parse(slurp(dir.path / "t.json"))["aborted"], true);
+}
+
 }  // namespace
 }  // namespace sb::e2e

@@ -60,7 +60,7 @@ struct ErrorStage {
   StageInput in;
   explicit ErrorStage(std::vector<std::string> b) : bodies(std::move(b)) {
     in.bodies = &bodies;
-    in.offsets_ns.assign(bodies.size(), 0);
+    in.requests.resize(bodies.size());
   }
 };
 
@@ -127,7 +127,8 @@ TEST(RunnerErrors, StaleKeptAliveConnectionIsRetriedSilently) {
   Runner runner(opt);
   ErrorStage s({"ok", "ok", "ok"});
   s.in.max_concurrency = 1;
-  s.in.offsets_ns = {0, 50'000'000, 100'000'000};  // the close reaches the client before the reuse
+  // The close reaches the client before the reuse.
+  for (std::size_t i = 0; i < 3; ++i) s.in.requests[i].offset_ns = static_cast<Nanos>(i) * 50'000'000;
   for (const auto& r : runner.run_stage(s.in, {}, {}).records) EXPECT_TRUE(r.ok()) << r.error;
   EXPECT_EQ(server.requests(), 3);
 }

@@ -30,8 +30,9 @@ struct RunnerStage {
   RunnerStage(std::size_t n, std::vector<std::string> kinds, std::optional<int> limit = std::nullopt) {
     for (std::size_t i = 0; i < n; ++i) bodies.push_back(kinds[i % kinds.size()]);
     in.bodies = &bodies;
-    in.offsets_ns.assign(n, 0);
-    in.expected_output_tokens.assign(n, 4);
+    StageRequest q;
+    q.expected_output_tokens = 4;
+    in.requests.assign(n, q);
     in.max_concurrency = limit;
   }
 };
@@ -86,7 +87,7 @@ TEST(Runner, SendsThePreparedRequest) {
   opt.headers = {{"Authorization", "Bearer secret"}};
   Runner runner(opt);
   RunnerStage s(1, {R"({"model":"m"})"});
-  s.in.request_ids = {"bench-0"};
+  s.in.requests[0].id = "bench-0";
   ASSERT_TRUE(run(runner, s).records[0].ok());
   EXPECT_EQ(head.rfind("POST /api/v1/chat/completions HTTP/1.1\r\n", 0), 0u) << head;
   EXPECT_NE(head.find("Authorization: Bearer secret\r\n"), std::string::npos);
@@ -121,12 +122,12 @@ TEST(Runner, OpenLoopScheduleIsRespected) {
   FakeServer server([](FakeConn& c, const FakeRequest&) { return stream(c, 1, 0); });
   Runner runner(runner_options(server.port()));
   RunnerStage s(5, {"{}"});
-  s.in.offsets_ns = {0, 30 * kMs, 60 * kMs, 90 * kMs, 120 * kMs};
+  for (std::size_t i = 0; i < 5; ++i) s.in.requests[i].offset_ns = static_cast<Nanos>(i) * 30 * kMs;
   const StageOutput out = run(runner, s);
   for (std::size_t i = 0; i < 5; ++i) {
     const RequestRecord& r = out.records[i];
     EXPECT_TRUE(r.ok()) << r.error;
-    EXPECT_EQ(r.intended_ns, s.in.offsets_ns[i]);
+    EXPECT_EQ(r.intended_ns, s.in.requests[i].offset_ns);
     EXPECT_GE(r.sent_ns, r.intended_ns) << i;  // never early: the schedule is not a closed loop
     // Late only by thread wake-up latency; bound generous for a 2-core CI box under load
     // (the sub-ms figure comes from bench/client_schedule, not from a unit test).

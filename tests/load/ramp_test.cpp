@@ -49,19 +49,22 @@ TEST(Ramp, NoRampIsThePlainSchedule) {
   EXPECT_EQ(make_ramp_schedule(p, {}), make_schedule(p));
 }
 
-TEST(Ramp, InvalidRampsNameTheFlag) {
-  auto error_of = [](RampUp r) {
-    try {
-      validate_ramp(r);
-    } catch (const UserError& e) {
-      return std::string(e.what());
-    }
-    return std::string();
+TEST(Ramp, InvalidRampsNameTheField) {
+  auto ramp_fields = [](RampUp r) {
+    std::vector<std::string> out;
+    for (const Problem& p : validate(r)) out.push_back(p.field);
+    return out;
   };
-  EXPECT_NE(error_of({RampKind::linear, -1, 5}).find("--ramp-up-start-rps"), std::string::npos);
-  EXPECT_NE(error_of({RampKind::linear, 5, 4}).find("--ramp-up-end-rps"), std::string::npos);
-  EXPECT_NE(error_of({RampKind::exponential, 0, 4}).find("--ramp-up-start-rps"), std::string::npos);
-  EXPECT_EQ(error_of({RampKind::linear, 0, 4}), "");
+  EXPECT_EQ(ramp_fields({RampKind::linear, -1, 5}), std::vector<std::string>{"start_rps"});
+  EXPECT_EQ(ramp_fields({RampKind::linear, 5, 4}), std::vector<std::string>{"end_rps"});
+  EXPECT_EQ(ramp_fields({RampKind::exponential, 0, 4}), std::vector<std::string>{"start_rps"});
+  EXPECT_EQ(describe_problems(validate({RampKind::linear, 5, 4})),
+            "end_rps: must be finite and >= start_rps (5), got 4");
+  EXPECT_TRUE(validate({RampKind::linear, 0, 4}).empty());
+  EXPECT_TRUE(validate({RampKind::none, -1, -5}).empty());
+  EXPECT_THROW(make_ramp_schedule({.num_requests = 3, .request_rate = 1, .burstiness = 1, .seed = 0},
+                                  {RampKind::linear, 5, 4}),
+               UserError);
 }
 
 }  // namespace

@@ -13,20 +13,19 @@ namespace {
 
 constexpr double kStaircaseInf = std::numeric_limits<double>::infinity();
 
-std::string error_of(const StaircaseParams& p) {
-  try {
-    plan_staircase(p);
-  } catch (const UserError& e) {
-    return e.what();
-  }
-  return "";
+// "field: message" of each problem, one per line.
+std::string problems_of(const StaircaseParams& p) { return describe_problems(validate(p)); }
+
+std::vector<std::string> fields_of(const StaircaseParams& p) {
+  std::vector<std::string> out;
+  for (const Problem& q : validate(p)) out.push_back(q.field);
+  return out;
 }
 
 TEST(Staircase, ConcurrencyListGivesOneStagePerValueAtInfiniteRate) {
   StaircaseParams p;
   p.concurrency = {1, 4, 8};
-  p.num_prompts = 50;
-  Staircase s = plan_staircase(p);
+  Staircase s = plan_staircase(p, 50);
   EXPECT_EQ(s.mode, LoadMode::concurrency);
   ASSERT_EQ(s.stages.size(), 3u);
   const int expected[] = {1, 4, 8};
@@ -44,7 +43,7 @@ TEST(Staircase, ConcurrencyListUsesTheSingleRequestRate) {
   p.concurrency = {2, 16};
   p.request_rates = {5.0};
   p.burstiness = 0.5;
-  Staircase s = plan_staircase(p);
+  Staircase s = plan_staircase(p, 10);
   ASSERT_EQ(s.stages.size(), 2u);
   EXPECT_EQ(s.stages[1].load.request_rate, 5.0);
   EXPECT_EQ(s.stages[1].load.burstiness, 0.5);
@@ -55,7 +54,7 @@ TEST(Staircase, RateListGivesOneStagePerRateWithMaxConcurrency) {
   StaircaseParams p;
   p.request_rates = {2, 4, 8};
   p.max_concurrency = 32;
-  Staircase s = plan_staircase(p);
+  Staircase s = plan_staircase(p, 10);
   EXPECT_EQ(s.mode, LoadMode::request_rate);
   ASSERT_EQ(s.stages.size(), 3u);
   EXPECT_EQ(s.stages[2].load.request_rate, 8.0);
@@ -64,7 +63,7 @@ TEST(Staircase, RateListGivesOneStagePerRateWithMaxConcurrency) {
 }
 
 TEST(Staircase, DefaultIsOneStageAtInfiniteRateWithoutLimit) {
-  Staircase s = plan_staircase({});
+  Staircase s = plan_staircase({}, 1000);
   EXPECT_EQ(s.mode, LoadMode::request_rate);
   ASSERT_EQ(s.stages.size(), 1u);
   EXPECT_TRUE(std::isinf(s.stages[0].load_value));
@@ -76,36 +75,41 @@ TEST(Staircase, SingleConcurrencyWithRateListLimitsEveryRateStage) {
   StaircaseParams p;
   p.concurrency = {4};
   p.request_rates = {1, kStaircaseInf};
-  Staircase s = plan_staircase(p);
+  Staircase s = plan_staircase(p, 10);
   EXPECT_EQ(s.mode, LoadMode::request_rate);
   ASSERT_EQ(s.stages.size(), 2u);
   EXPECT_EQ(s.stages[0].load.max_concurrency, 4);
   EXPECT_EQ(s.stages[1].load.max_concurrency, 4);
 }
 
-TEST(Staircase, BothListsWithSeveralValuesNameBothFlags) {
+TEST(Staircase, BothListsWithSeveralValuesNameBothFields) {
   StaircaseParams p;
   p.concurrency = {1, 2};
   p.request_rates = {1, 2};
-  std::string e = error_of(p);
-  EXPECT_NE(e.find("--concurrency"), std::string::npos) << e;
-  EXPECT_NE(e.find("--request-rate"), std::string::npos) << e;
+  EXPECT_EQ(fields_of(p), std::vector<std::string>{"concurrency"});
+  const std::string e = problems_of(p);
+  EXPECT_NE(e.find("concurrency: request_rates lists several values too: only one of them"), std::string::npos) << e;
+  EXPECT_THROW(plan_staircase(p, 10), UserError);
 }
 
-TEST(Staircase, NonPositiveValuesAreRejectedNamingTheFlag) {
-  StaircaseParams c;
-  c.concurrency = {4, 0};
-  EXPECT_NE(error_of(c).find("--concurrency"), std::string::npos);
-  StaircaseParams r;
-  r.request_rates = {-1};
-  EXPECT_NE(error_of(r).find("--request-rate"), std::string::npos);
-  StaircaseParams m;
-  m.max_concurrency = 0;
-  EXPECT_NE(error_of(m).find("--max-concurrency"), std::string::npos);
-  StaircaseParams n;
-  n.num_prompts = 0;
-  EXPECT_NE(error_of(n).find("--num-prompts"), std::string::npos);
+TEST(Staircase, EveryProblemIsReportedByField) {
+  StaircaseParams p;
+  p.concurrency = {4, 0};
+  p.request_rates = {-1};
+  p.max_concurrency = 0;
+  p.burstiness = 0;
+  p.ramp = {RampKind::exponential, 0, 4};
+  EXPECT_EQ(fields_of(p), (std::vector<std::string>{"concurrency", "request_rates", "request_rates",
+                                                    "max_concurrency", "max_concurrency", "burstiness",
+                                                    "ramp.start_rps"}));
+  const std::string e = problems_of(p);
+  EXPECT_NE(e.find("concurrency: values must be > 0, got 0"), std::string::npos) << e;
+  EXPECT_NE(e.find("request_rates: cannot be combined with ramp.kind (leave it at inf)"), std::string::npos) << e;
+  EXPECT_NE(e.find("max_concurrency: concurrency sets the concurrency limit too"), std::string::npos) << e;
+  EXPECT_TRUE(validate(StaircaseParams{}).empty());
 }
+
+TEST(Staircase, AStageNeedsRequests) { EXPECT_THROW(plan_staircase({}, 0), UserError); }
 
 TEST(Staircase, ModeNames) {
   EXPECT_STREQ(to_string(LoadMode::concurrency), "concurrency");

@@ -11,14 +11,14 @@ RunConfig secret_config() {
   RunConfig c;
   c.backend = "openai-chat";
   c.base_url = "https://gateway.example/api";
-  c.endpoint_path = "/v1/chat/completions";
+  c.client.path = "/v1/chat/completions";
   c.api_key = "sk-SECRET-123";
   c.api_key_source = "config file";
-  c.headers = {{"X-Api-Token", "tok-SECRET-456"}};
-  c.concurrency = {1, 4};
-  c.request_rates = {std::numeric_limits<double>::infinity()};
+  c.client.headers = {{"X-Api-Token", "tok-SECRET-456"}};
+  c.load.concurrency = {1, 4};
+  c.load.request_rates = {std::numeric_limits<double>::infinity()};
   c.goodput_slo_ms = {{"ttft", 500}};
-  c.extra_body_json = R"({"top_k":3})";
+  c.request.extra_body_json = R"({"top_k":3})";
   return c;
 }
 

@@ -79,5 +79,16 @@ TEST(RequestBuilder, ExtraBodyMustBeAnObject) {
   }
 }
 
+TEST(RequestBuilder, ValidateNamesTheFieldThatIsNotAnObject) {
+  RequestOptions opt;
+  EXPECT_TRUE(validate(opt).empty());
+  opt.extra_body_json = "[1]";
+  opt.sampling_json = R"({"temperature":0.5})";
+  const Problems problems = validate(opt);
+  ASSERT_EQ(problems.size(), 1u);
+  EXPECT_EQ(problems[0].field, "extra_body_json");
+  EXPECT_EQ(problems[0].message, "not a JSON object: [1]");
+}
+
 }  // namespace
 }  // namespace sb

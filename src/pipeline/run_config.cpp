@@ -1,0 +1,65 @@
+#include "pipeline/run_config.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <random>
+
+namespace sb::pipeline {
+
+namespace {
+
+void append(Problems& to, Problems from) {
+  for (Problem& p : from) to.push_back(std::move(p));
+}
+
+}  // namespace
+
+Problems validate(const RunConfig& c) {
+  Problems out;
+  append(out, nest_problems(validate(c.client), "client"));
+  const std::string want = c.client.api == Api::chat ? "chat/completions" : "completions";
+  const bool chat_path = c.client.path.ends_with("chat/completions");
+  if (!c.client.path.ends_with(want) || (c.client.api == Api::completions && chat_path))
+    out.push_back({"client.path", fmt::format("'{}' does not end in '{}' as {{backend}} {} needs", c.client.path, want,
+                                              c.backend)});
+  append(out, nest_problems(validate(c.dataset), "dataset"));
+  append(out, nest_problems(validate(c.load), "load"));
+  append(out, nest_problems(validate(c.request), "request"));
+  if (c.num_warmups < 0) out.push_back({"num_warmups", fmt::format("must be >= 0, got {}", c.num_warmups)});
+  static const std::vector<std::string> kMetrics{"ttft", "tpot", "itl", "e2el", "client_queue_time",
+                                                 "e2el_including_client_queue"};
+  for (const std::string& m : c.percentile_metrics) {
+    if (std::find(kMetrics.begin(), kMetrics.end(), m) == kMetrics.end())
+      out.push_back({"percentile_metrics", fmt::format("'{}' is not one of ttft, tpot, itl, e2el, client_queue_time, "
+                                                       "e2el_including_client_queue", m)});
+  }
+  for (double p : c.metric_percentiles) {
+    if (p > 100) out.push_back({"metric_percentiles", fmt::format("{} is above 100", p)});
+    else if (!(p >= 0)) out.push_back({"metric_percentiles", fmt::format("{} is below 0", p)});
+  }
+  if (c.max_failure_ratio && !(*c.max_failure_ratio >= 0 && *c.max_failure_ratio <= 1))
+    out.push_back({"max_failure_ratio", "must be in [0, 1]"});
+  return out;
+}
+
+std::string random_request_id_prefix() {
+  std::random_device rd;
+  return fmt::format("bench-{:08x}-", rd());
+}
+
+std::string default_requests_path(const RunConfig& c) {
+  namespace fs = std::filesystem;
+  if (!c.output_json.empty()) {
+    fs::path p(c.output_json);
+    return (p.parent_path() / (p.stem().string() + ".requests.jsonl")).string();
+  }
+  if (c.save_result) {
+    fs::path dir = c.result_dir.empty() ? fs::path(".") : fs::path(c.result_dir);
+    return (dir / (c.label.value_or(c.backend) + ".requests.jsonl")).string();
+  }
+  return "";
+}
+
+}  // namespace sb::pipeline
