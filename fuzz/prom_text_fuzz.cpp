@@ -9,7 +9,7 @@
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string_view text(reinterpret_cast<const char*>(data), size);
   try {
-    const sb::target::PromScrape s = sb::target::parse_prom_text(text, "fuzz");
+    const sb::PromScrape s = sb::parse_prom_text(text, "fuzz");
     for (const auto& [family, type] : s.types) {
       if (type != "histogram") continue;
       (void)s.histogram(family);

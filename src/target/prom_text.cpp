@@ -9,7 +9,7 @@
 
 #include "core/error.hpp"
 
-namespace sb::target {
+namespace sb {
 namespace {
 
 bool name_start(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c == ':'; }
@@ -199,4 +199,4 @@ PromScrape parse_prom_text(std::string_view text, std::string_view source) {
   return out;
 }
 
-}  // namespace sb::target
+}  // namespace sb

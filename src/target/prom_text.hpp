@@ -13,7 +13,7 @@
 #include <utility>
 #include <vector>
 
-namespace sb::target {
+namespace sb {
 
 using LabelFilter = std::initializer_list<std::pair<std::string_view, std::string_view>>;
 
@@ -47,4 +47,4 @@ struct PromScrape {
 // Throws sb::UserError "<source>:<line>: <why>" on malformed input.
 PromScrape parse_prom_text(std::string_view text, std::string_view source = "metrics");
 
-}  // namespace sb::target
+}  // namespace sb

@@ -94,7 +94,7 @@ TEST(EngineE2e, StaircaseShowsKneeTraceParsesAndMetricsMatch) {
   // /metrics after the run: the engine's token counters equal what the run received (usage).
   const auto metrics = http_exchange(static_cast<std::uint16_t>(sim.port()), get_request("/metrics"));
   ASSERT_EQ(metrics.status, 200);
-  const auto scrape = target::parse_prom_text(metrics.body, "sim /metrics");
+  const auto scrape = parse_prom_text(metrics.body, "sim /metrics");
   const nlohmann::json doc = nlohmann::json::parse(slurp(dir.path / "sweep.json"));
   double input_tokens = 0, output_tokens = 0, completed = 0;
   for (const auto& s : doc["stages"]) {

@@ -17,8 +17,6 @@
 namespace sb::sim {
 namespace {
 
-using target::parse_prom_text;
-
 TEST(PromNumber, FormatsLikePrometheusClient) {
   EXPECT_EQ(prom_number(24), "24.0");
   EXPECT_EQ(prom_number(0.4172161172161172), "0.4172161172161172");
@@ -36,7 +34,7 @@ TEST(PromRender, ParsesBackToTheEngineCounters) {
   std::string text;
   backend.render_metrics(text, "sim/llama \"8b\"");
   const auto scrape = parse_prom_text(text, "/metrics");
-  const target::LabelFilter model = {{"model_name", "sim/llama \"8b\""}, {"engine", "0"}};
+  const LabelFilter model = {{"model_name", "sim/llama \"8b\""}, {"engine", "0"}};
   EXPECT_EQ(scrape.types.at("vllm:time_to_first_token_seconds"), "histogram");
   EXPECT_EQ(*scrape.sum("vllm:generation_tokens_total", model), 48.0 * 128);
   EXPECT_EQ(*scrape.sum("vllm:prompt_tokens_total", model), 48.0 * 32);
@@ -59,7 +57,7 @@ TEST(PromRender, ParsesBackToTheEngineCounters) {
   EXPECT_EQ(steps->count, static_cast<double>(s.steps));
 }
 
-std::set<std::string> label_keys(const target::PromSample& s) {
+std::set<std::string> label_keys(const PromSample& s) {
   std::set<std::string> keys;
   for (const auto& [k, v] : s.labels) keys.insert(k);
   return keys;

@@ -8,7 +8,7 @@
 #include "core/error.hpp"
 #include "support/test_paths.hpp"
 
-namespace sb::target {
+namespace sb {
 namespace {
 
 std::string read_text(const std::string& path) {
@@ -172,4 +172,4 @@ TEST(PromText, MalformedInputNamesSourceAndLine) {
 }
 
 }  // namespace
-}  // namespace sb::target
+}  // namespace sb
