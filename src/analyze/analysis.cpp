@@ -4,7 +4,10 @@ namespace sb::analyze {
 
 std::vector<double> ttft_series(const results::Run& run) {
   std::vector<double> out;
-  for (const auto& s : run.stages) out.push_back(s.value("p99_ttft_ms").value_or(s.value("median_ttft_ms").value_or(0)));
+  for (const auto& s : run.stages) {
+    const auto& ttft = s.stats(results::Metric::ttft);
+    out.push_back(s.percentile(results::Metric::ttft, 99).value_or(ttft ? ttft->median.value_or(0) : 0));
+  }
   return out;
 }
 

@@ -82,7 +82,7 @@ ReplicaPlan plan_replicas(double target_qps, const results::Run& run, const Curv
 SloAnswer highest_meeting_slo(const results::Run& run, const std::vector<Slo>& slos) {
   SloAnswer a;
   for (const Slo& s : slos) {
-    if (!run.stages.empty() && !run.stages.front().value(s.metric)) a.missing.push_back(s.metric);
+    if (!run.stages.empty() && !results::metric_by_name(run.stages.front(), s.metric)) a.missing.push_back(s.metric);
   }
   if (!a.missing.empty()) {
     std::string names;
@@ -93,7 +93,7 @@ SloAnswer highest_meeting_slo(const results::Run& run, const std::vector<Slo>& s
   for (std::size_t i = 0; i < run.stages.size(); ++i) {
     bool meets = run.stages[i].completed > 0;
     for (const Slo& s : slos) {
-      const auto v = run.stages[i].value(s.metric);
+      const auto v = results::metric_by_name(run.stages[i], s.metric);
       if (!v || *v > s.limit_ms) meets = false;
     }
     if (meets) a.stage = i;

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "analyze/knee.hpp"
-#include "results/result_reader.hpp"
+#include "results/model.hpp"
 
 namespace sb::analyze {
 

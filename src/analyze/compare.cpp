@@ -71,8 +71,8 @@ MetricDelta delta(const CompareInput& in, const StageComparison& sc, const std::
   MetricDelta d;
   d.metric = metric;
   d.higher_is_better = higher_is_better(metric);
-  d.baseline = in.baseline.stages[sc.baseline_stage].value(metric);
-  d.tuned = in.tuned.stages[sc.tuned_stage].value(metric);
+  d.baseline = results::metric_by_name(in.baseline.stages[sc.baseline_stage], metric);
+  d.tuned = results::metric_by_name(in.tuned.stages[sc.tuned_stage], metric);
   if (!d.baseline || !d.tuned) {
     d.note = "not in both results";
     return d;

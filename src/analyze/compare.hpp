@@ -9,7 +9,7 @@
 
 #include "analyze/bootstrap.hpp"
 #include "analyze/knee.hpp"
-#include "results/result_reader.hpp"
+#include "results/model.hpp"
 
 namespace sb::analyze {
 

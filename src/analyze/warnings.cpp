@@ -8,20 +8,33 @@
 namespace sb::analyze {
 namespace {
 
-// "p99.9_ttft_ms" -> 99.9; anything else -> 0.
-double percentile_of(const std::string& key) {
-  if (key.size() < 2 || key[0] != 'p') return 0;
-  try {
-    return std::stod(key.substr(1, key.find('_') - 1));
-  } catch (...) {
-    return 0;
-  }
+using results::Metric;
+
+// The metrics whose run-to-run variation is flagged, with the key they are named by.
+struct VarianceMetric {
+  const char* name;
+  std::optional<double> (*value)(const results::Stage&);
+};
+
+std::optional<double> median_of(const results::Stage& s, Metric m) {
+  return s.stats(m) ? s.stats(m)->median : std::nullopt;
 }
+
+constexpr VarianceMetric kVarianceMetrics[] = {
+    {"request_throughput", [](const results::Stage& s) -> std::optional<double> { return s.request_throughput; }},
+    {"output_throughput", [](const results::Stage& s) -> std::optional<double> { return s.output_throughput; }},
+    {"p99_ttft_ms", [](const results::Stage& s) { return s.percentile(Metric::ttft, 99); }},
+    {"median_ttft_ms", [](const results::Stage& s) { return median_of(s, Metric::ttft); }},
+    {"median_tpot_ms", [](const results::Stage& s) { return median_of(s, Metric::tpot); }},
+    {"p99_itl_ms", [](const results::Stage& s) { return s.percentile(Metric::itl, 99); }},
+};
 
 void few_samples(const results::Run& run, std::size_t i, std::vector<Warning>& out) {
   const auto& s = run.stages[i];
   double worst = 0;
-  for (const auto& [key, v] : s.latency_ms) worst = std::max(worst, percentile_of(key));
+  for (const auto& stats : s.latency)
+    if (stats)
+      for (const auto& pv : stats->percentiles) worst = std::max(worst, pv.first);
   if (worst <= 0 || worst >= 100) return;
   const double needed = std::ceil(1.0 / (1.0 - worst / 100.0) - 1e-9);
   if (s.completed < needed)
@@ -89,23 +102,21 @@ std::vector<std::vector<Warning>> variance_warnings(const std::vector<results::R
   std::vector<std::vector<Warning>> out(runs.size());
   std::map<std::string, std::vector<std::size_t>> groups;
   for (std::size_t i = 0; i < runs.size(); ++i) groups[config_key(runs[i])].push_back(i);
-  static const char* const kMetrics[] = {"request_throughput", "output_throughput", "p99_ttft_ms",
-                                         "median_ttft_ms", "median_tpot_ms", "p99_itl_ms"};
   for (const auto& [key, members] : groups) {
     if (members.size() < 2) continue;
     for (std::size_t st = 0; st < runs[members[0]].stages.size(); ++st) {
-      for (const char* m : kMetrics) {
+      for (const VarianceMetric& m : kVarianceMetrics) {
         double sum = 0, sq = 0;
         int n = 0;
         for (std::size_t r : members) {
-          if (auto v = runs[r].stages[st].value(m)) sum += *v, sq += *v * *v, ++n;
+          if (auto v = m.value(runs[r].stages[st])) sum += *v, sq += *v * *v, ++n;
         }
         if (n < 2 || sum == 0) continue;
         const double mean = sum / n, cv = std::sqrt(std::max(0.0, sq / n - mean * mean)) / std::abs(mean);
         if (cv <= cv_limit) continue;
         for (std::size_t r : members)
           out[r].push_back({"variance", static_cast<int>(st),
-                            fmt::format("stage {}: {} varies {:.0f}% (CV) across {} repeated runs", st, m,
+                            fmt::format("stage {}: {} varies {:.0f}% (CV) across {} repeated runs", st, m.name,
                                         100 * cv, n)});
       }
     }

@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "results/result_reader.hpp"
+#include "results/model.hpp"
 
 namespace sb::analyze {
 

@@ -8,6 +8,8 @@
 namespace sb::analyze {
 namespace {
 
+using results::Metric;
+
 std::string cell(std::optional<double> v, const char* spec = "{:.1f}") {
   return v ? fmt::format(fmt::runtime(spec), *v) : std::string("-");
 }
@@ -29,8 +31,9 @@ std::string stage_table(const results::Run& run, const RunAnalysis& a) {
     const auto& s = run.stages[i];
     const bool knee = a.curve.knee && *a.curve.knee == i;
     out += fmt::format("{:>8} {:>9.2f} {:>10.1f} {:>10} {:>10} {:>10} {:>10} {:>6}  {}{}\n", load_text(s.load_value),
-                       s.request_throughput, s.output_throughput, cell(s.value("ttft_p50")),
-                       cell(s.value("ttft_p99")), cell(s.value("tpot_p50")), cell(s.value("itl_p99")), s.failed,
+                       s.request_throughput, s.output_throughput, cell(s.percentile(Metric::ttft, 50)),
+                       cell(s.percentile(Metric::ttft, 99)), cell(s.percentile(Metric::tpot, 50)),
+                       cell(s.percentile(Metric::itl, 99)), s.failed,
                        i < a.curve.regions.size() ? to_string(a.curve.regions[i].region) : "", knee ? "  <- knee" : "");
   }
   return out;
@@ -99,7 +102,7 @@ std::string console_report(const results::Run& run, const RunAnalysis& a) {
   for (const auto& s : run.stages) {
     labels.push_back(load_text(s.load_value));
     rps.push_back(s.request_throughput);
-    ttft.push_back(s.value("ttft_p99").value_or(NAN));
+    ttft.push_back(s.percentile(Metric::ttft, 99).value_or(NAN));
     tok.push_back(s.output_throughput);
   }
   out += "\n" + text_chart("requests/s", labels, rps, knee);

@@ -9,8 +9,24 @@
 namespace sb::analyze {
 namespace {
 
-const char* const kChartKeys[] = {"request_throughput", "output_throughput", "total_token_throughput",
-                                  "ttft_p50", "ttft_p99", "tpot_p50", "itl_p99"};
+using results::Metric;
+
+// The series the chart script draws (html_report.hpp), by the key it knows them by.
+struct ChartSeries {
+  const char* key;
+  std::optional<double> (*value)(const results::Stage&);
+};
+
+constexpr ChartSeries kChartSeries[] = {
+    {"request_throughput", [](const results::Stage& s) -> std::optional<double> { return s.request_throughput; }},
+    {"output_throughput", [](const results::Stage& s) -> std::optional<double> { return s.output_throughput; }},
+    {"total_token_throughput",
+     [](const results::Stage& s) -> std::optional<double> { return s.total_token_throughput; }},
+    {"ttft_p50", [](const results::Stage& s) { return s.percentile(Metric::ttft, 50); }},
+    {"ttft_p99", [](const results::Stage& s) { return s.percentile(Metric::ttft, 99); }},
+    {"tpot_p50", [](const results::Stage& s) { return s.percentile(Metric::tpot, 50); }},
+    {"itl_p99", [](const results::Stage& s) { return s.percentile(Metric::itl, 99); }},
+};
 
 std::string num(std::optional<double> v) { return v ? fmt::format("{:.2f}", *v) : "-"; }
 
@@ -34,8 +50,9 @@ html::RunView run_view(const results::Run& run, const RunAnalysis& a, std::optio
     const std::string region = i < a.curve.regions.size() ? to_string(a.curve.regions[i].region) : "";
     v.table_rows.push_back({std::isinf(s.load_value) ? "inf" : fmt::format("{:g}", s.load_value),
                             fmt::format("{:.2f}", s.request_throughput), fmt::format("{:.1f}", s.output_throughput),
-                            num(s.value("ttft_p50")), num(s.value("ttft_p99")), num(s.value("tpot_p50")),
-                            num(s.value("itl_p99")), std::to_string(s.failed), region});
+                            num(s.percentile(Metric::ttft, 50)), num(s.percentile(Metric::ttft, 99)),
+                            num(s.percentile(Metric::tpot, 50)), num(s.percentile(Metric::itl, 99)),
+                            std::to_string(s.failed), region});
     if (i < a.curve.regions.size()) v.region_reasons.push_back(a.curve.regions[i].reason);
     const bool finite = std::isfinite(s.load_value);
     if (!finite && !unlimited_x) continue;
@@ -43,7 +60,7 @@ html::RunView run_view(const results::Run& run, const RunAnalysis& a, std::optio
     if (a.curve.ttft_rise && *a.curve.ttft_rise == i) v.ttft_rise = v.x.size();
     v.x.push_back(finite ? s.load_value : *unlimited_x);
     v.regions.push_back(region);
-    for (const char* key : kChartKeys) v.metrics[key].push_back(s.value(key).value_or(NAN));
+    for (const ChartSeries& c : kChartSeries) v.metrics[c.key].push_back(c.value(s).value_or(NAN));
   }
   return v;
 }

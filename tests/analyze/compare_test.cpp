@@ -97,8 +97,10 @@ Comparison with_changes(double rps_rel, double ttft_rel, double tpot_rel) {
   auto p = load("knee_c16.json", "knee_c16.json");
   auto& last = p.tuned.stages.back();
   last.request_throughput *= 1 + rps_rel;
-  last.latency_ms["p99_ttft_ms"] *= 1 + ttft_rel;
-  last.latency_ms["p50_tpot_ms"] *= 1 + tpot_rel;
+  for (auto& [pct, v] : last.stats(results::Metric::ttft)->percentiles)
+    if (pct == 99) v *= 1 + ttft_rel;
+  for (auto& [pct, v] : last.stats(results::Metric::tpot)->percentiles)
+    if (pct == 50) v *= 1 + tpot_rel;
   return p.compare();
 }
 

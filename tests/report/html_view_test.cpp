@@ -39,7 +39,7 @@ TEST(HtmlView, UnlimitedRateStageIsDrawnPastTheHighestRate) {
     s.load_value = s.request_rate = rates[i];
     s.request_throughput = achieved[i];
     s.completed = 50;
-    s.latency_ms["p99_ttft_ms"] = 100 + 10 * i;
+    s.stats(results::Metric::ttft) = results::MetricStats{.percentiles = {{99.0, 100.0 + 10 * i}}};
     run.stages.push_back(s);
   }
   std::vector<results::Run> runs{run};

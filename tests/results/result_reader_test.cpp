@@ -27,12 +27,12 @@ TEST(ResultReader, SweepDocument) {
   EXPECT_EQ(r.stages[4].max_concurrency, 16);
   EXPECT_TRUE(std::isinf(r.stages[4].request_rate));
   EXPECT_NEAR(r.stages[4].request_throughput, 32.0, 1e-9);
-  EXPECT_DOUBLE_EQ(*r.stages[5].value("p99_ttft_ms"), 200);
-  EXPECT_DOUBLE_EQ(*r.stages[5].value("ttft_p99"), 200);     // alias
-  EXPECT_DOUBLE_EQ(*r.stages[5].value("ttft_p99_ms"), 200);  // alias
-  EXPECT_DOUBLE_EQ(*r.stages[5].value("ttft_p50"), 100);
-  EXPECT_FALSE(r.stages[5].value("request_goodput").has_value());
-  EXPECT_FALSE(r.stages[5].value("nonsense").has_value());
+  EXPECT_DOUBLE_EQ(*metric_by_name(r.stages[5], "p99_ttft_ms"), 200);
+  EXPECT_DOUBLE_EQ(*metric_by_name(r.stages[5], "ttft_p99"), 200);     // alias
+  EXPECT_DOUBLE_EQ(*metric_by_name(r.stages[5], "ttft_p99_ms"), 200);  // alias
+  EXPECT_DOUBLE_EQ(*metric_by_name(r.stages[5], "ttft_p50"), 100);
+  EXPECT_FALSE(metric_by_name(r.stages[5], "request_goodput").has_value());
+  EXPECT_FALSE(metric_by_name(r.stages[5], "nonsense").has_value());
   EXPECT_DOUBLE_EQ(*r.stages[0].output_len_mean, 128);
   EXPECT_TRUE(r.requests.empty());
 }
@@ -74,7 +74,7 @@ TEST(ResultReader, VllmFilesGroupIntoOneSortedRun) {
   EXPECT_DOUBLE_EQ(r.stages[3].load_value, 16);
   EXPECT_EQ(r.stages[0].stage_index, 0);  // numbered by load: vLLM files have no run order
   EXPECT_EQ(r.stages[3].stage_index, 3);
-  EXPECT_DOUBLE_EQ(*r.stages[3].value("p99_ttft_ms"), 400);
+  EXPECT_DOUBLE_EQ(*metric_by_name(r.stages[3], "p99_ttft_ms"), 400);
   // --save-detailed arrays of the concurrency-16 file (read first) now point at sorted stage 3.
   ASSERT_EQ(r.requests.size(), 100u);
   EXPECT_EQ(r.requests[0].stage, 3);
@@ -101,7 +101,7 @@ TEST(ResultReader, LegacyVllmKeys) {
   EXPECT_DOUBLE_EQ(r.stages[0].total_token_throughput, 300);  // (1000 + 500) tokens / 5 s
   EXPECT_EQ(r.stages[0].request_goodput, std::optional<double>(1.5));
   EXPECT_FALSE(r.stages[1].request_goodput.has_value());
-  EXPECT_DOUBLE_EQ(*r.stages[1].value("p99_ttft_ms"), 120);
+  EXPECT_DOUBLE_EQ(*metric_by_name(r.stages[1], "p99_ttft_ms"), 120);
 }
 
 TEST(ResultReader, FolderMeansItsJsonFiles) {
