@@ -9,6 +9,7 @@
 
 #include "core/error.hpp"
 #include "report/analysis_json.hpp"
+#include "report/analysis_text.hpp"
 #include "report/html_report.hpp"
 #include "report/html_view.hpp"
 
@@ -44,10 +45,10 @@ void print_knee(std::FILE* out, const AnalysedRun& a) {
   if (curve.knee && *curve.knee < a.run.stages.size()) {
     const results::Stage& k = a.run.stages[*curve.knee];
     std::fprintf(out, "\nknee: %s (%.2f req/s): %s\n", load_label(a.run, k).c_str(), k.request_throughput,
-                 curve.knee_reason.c_str());
+                 report::knee_reason_text(curve).c_str());
   } else {
     // The reason already says why there is none ("no knee within the tested range: ...").
-    std::fprintf(out, "\nknee: %s\n", curve.knee_reason.c_str());
+    std::fprintf(out, "\nknee: %s\n", report::knee_reason_text(curve).c_str());
   }
 }
 

@@ -5,6 +5,8 @@
 
 #include <fmt/format.h>
 
+#include "report/analysis_text.hpp"
+
 namespace sb::analyze {
 namespace {
 
@@ -87,15 +89,15 @@ std::string console_report(const results::Run& run, const RunAnalysis& a) {
   if (a.curve.knee)
     out += fmt::format("knee: {} = {} ({:.2f} req/s): {}\n", run.load_mode,
                        load_text(run.stages[*a.curve.knee].load_value),
-                       run.stages[*a.curve.knee].request_throughput, a.curve.knee_reason);
+                       run.stages[*a.curve.knee].request_throughput, report::knee_reason_text(a.curve));
   else
-    out += "knee: " + a.curve.knee_reason + "\n";
+    out += "knee: " + report::knee_reason_text(a.curve) + "\n";
   if (a.curve.ttft_rise)
     out += fmt::format("TTFT rises steeply from {} = {}\n", run.load_mode,
                        load_text(run.stages[*a.curve.ttft_rise].load_value));
   for (std::size_t i = 0; i < a.curve.regions.size(); ++i)
     out += fmt::format("  {:>8}: {:<8} {}\n", load_text(run.stages[i].load_value),
-                       to_string(a.curve.regions[i].region), a.curve.regions[i].reason);
+                       to_string(a.curve.regions[i].region), report::region_reason_text(a.curve.regions[i]));
   out += capacity_text(run, a);
   std::vector<std::string> labels;
   std::vector<double> rps, ttft, tok;

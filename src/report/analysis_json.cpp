@@ -3,6 +3,8 @@
 #include <cmath>
 #include <cstdint>
 
+#include "report/analysis_text.hpp"
+
 namespace sb::analyze {
 namespace {
 
@@ -82,8 +84,9 @@ ordered_json run_analysis_json(const results::Run& run, const RunAnalysis& a) {
   j["format"] = run.format;
   j["load_mode"] = run.load_mode;
   j["knee"] = stage_ref(run, a.curve.knee);
-  if (a.curve.knee) j["knee"]["reason"] = a.curve.knee_reason;
-  j["knee_reason"] = a.curve.knee_reason;
+  const std::string knee_reason = report::knee_reason_text(a.curve);
+  if (a.curve.knee) j["knee"]["reason"] = knee_reason;
+  j["knee_reason"] = knee_reason;
   j["peak"] = stage_ref(run, a.curve.peak);
   j["ttft_rise"] = stage_ref(run, a.curve.ttft_rise);
   ordered_json regions = ordered_json::array();
@@ -91,7 +94,7 @@ ordered_json run_analysis_json(const results::Run& run, const RunAnalysis& a) {
     regions.push_back({{"stage_index", run.stages[i].stage_index},
                        {load_key(run), load_num(run.stages[i].load_value)},
                        {"region", to_string(a.curve.regions[i].region)},
-                       {"reason", a.curve.regions[i].reason}});
+                       {"reason", report::region_reason_text(a.curve.regions[i])}});
   }
   j["regions"] = std::move(regions);
   j["capacity"] = capacity_json(a);

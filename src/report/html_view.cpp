@@ -6,6 +6,8 @@
 
 #include <fmt/format.h>
 
+#include "report/analysis_text.hpp"
+
 namespace sb::analyze {
 namespace {
 
@@ -31,7 +33,7 @@ constexpr ChartSeries kChartSeries[] = {
 std::string num(std::optional<double> v) { return v ? fmt::format("{:.2f}", *v) : "-"; }
 
 std::string knee_text(const results::Run& run, const CurveAnalysis& c) {
-  if (!c.knee) return c.knee_reason;
+  if (!c.knee) return report::knee_reason_text(c);
   return fmt::format("knee at {} {:g} ({:.2f} req/s)", run.load_mode, run.stages[*c.knee].load_value,
                      run.stages[*c.knee].request_throughput);
 }
@@ -53,7 +55,7 @@ html::RunView run_view(const results::Run& run, const RunAnalysis& a, std::optio
                             num(s.percentile(Metric::ttft, 50)), num(s.percentile(Metric::ttft, 99)),
                             num(s.percentile(Metric::tpot, 50)), num(s.percentile(Metric::itl, 99)),
                             std::to_string(s.failed), region});
-    if (i < a.curve.regions.size()) v.region_reasons.push_back(a.curve.regions[i].reason);
+    if (i < a.curve.regions.size()) v.region_reasons.push_back(report::region_reason_text(a.curve.regions[i]));
     const bool finite = std::isfinite(s.load_value);
     if (!finite && !unlimited_x) continue;
     if (a.curve.knee && *a.curve.knee == i) v.knee = v.x.size();
