@@ -37,10 +37,13 @@ void few_samples(const results::Run& run, std::size_t i, std::vector<Warning>& o
       for (const auto& pv : stats->percentiles) worst = std::max(worst, pv.first);
   if (worst <= 0 || worst >= 100) return;
   const double needed = std::ceil(1.0 / (1.0 - worst / 100.0) - 1e-9);
-  if (s.completed < needed)
-    out.push_back({"few_samples", static_cast<int>(i),
-                   fmt::format("stage {}: p{} from {} completed requests (needs >= {:.0f})", i, worst,
-                               s.completed, needed)});
+  if (s.completed < needed) {
+    Warning w{.kind = WarningKind::few_samples, .stage = static_cast<int>(i)};
+    w.percentile = worst;
+    w.completed = s.completed;
+    w.needed = needed;
+    out.push_back(std::move(w));
+  }
 }
 
 std::string config_key(const results::Run& r) {
@@ -49,50 +52,32 @@ std::string config_key(const results::Run& r) {
   return k;
 }
 
-// The text after "stage N: ", or empty when the message is not about one stage.
-std::string stage_text(const Warning& w) {
-  const std::string prefix = fmt::format("stage {}: ", w.stage);
-  if (w.stage < 0 || w.message.rfind(prefix, 0) != 0) return {};
-  return w.message.substr(prefix.size());
-}
-
 }  // namespace
 
-std::vector<std::string> warning_lines(const std::vector<Warning>& warnings) {
-  std::vector<std::string> lines;
-  for (std::size_t i = 0; i < warnings.size();) {
-    const std::string text = stage_text(warnings[i]);
-    std::size_t j = i + 1;  // extend over the same text at the following stages
-    while (!text.empty() && j < warnings.size() && warnings[j].kind == warnings[i].kind &&
-           warnings[j].stage == warnings[j - 1].stage + 1 && stage_text(warnings[j]) == text)
-      ++j;
-    if (j - i == 1)
-      lines.push_back(warnings[i].message);
-    else
-      lines.push_back(fmt::format("stages {}-{}: {}", warnings[i].stage, warnings[j - 1].stage, text));
-    i = j;
+const char* to_string(WarningKind k) noexcept {
+  switch (k) {
+    case WarningKind::aborted: return "aborted";
+    case WarningKind::note: return "note";
+    case WarningKind::client_saturated: return "client_saturated";
+    case WarningKind::failures: return "failures";
+    case WarningKind::few_samples: return "few_samples";
+    case WarningKind::variance: return "variance";
   }
-  return lines;
+  return "?";
 }
 
 std::vector<Warning> run_warnings(const results::Run& run) {
   std::vector<Warning> out;
-  if (run.aborted) out.push_back({"aborted", -1, "run was aborted: later stages are missing"});
-  for (const auto& note : run.notes) out.push_back({"note", -1, note});
+  if (run.aborted) out.push_back({.kind = WarningKind::aborted});
+  for (const auto& note : run.notes) out.push_back({.kind = WarningKind::note, .note = note});
   for (std::size_t i = 0; i < run.stages.size(); ++i) {
     const auto& s = run.stages[i];
     if (s.client_saturated)
-      out.push_back({"client_saturated", static_cast<int>(i),
-                     fmt::format("stage {}: client could not keep the schedule (lag p99 {:.1f} ms): "
-                                 "latencies are understated",
-                                 i, s.schedule_lag_p99_ms.value_or(0))});
-    if (s.failed > 0) {
-      std::string cats;
-      for (const auto& [cat, n] : s.errors) cats += fmt::format("{}{} {}", cats.empty() ? "" : ", ", n, cat);
-      out.push_back({"failures", static_cast<int>(i),
-                     fmt::format("stage {}: {} of {} requests failed{}", i, s.failed, s.failed + s.completed,
-                                 cats.empty() ? "" : " (" + cats + ")")});
-    }
+      out.push_back({.kind = WarningKind::client_saturated, .stage = static_cast<int>(i),
+                     .lag_p99_ms = s.schedule_lag_p99_ms.value_or(0)});
+    if (s.failed > 0)
+      out.push_back({.kind = WarningKind::failures, .stage = static_cast<int>(i), .failed = s.failed,
+                     .requests = s.failed + s.completed, .failed_by_category = s.errors});
     few_samples(run, i, out);
   }
   return out;
@@ -114,10 +99,13 @@ std::vector<std::vector<Warning>> variance_warnings(const std::vector<results::R
         if (n < 2 || sum == 0) continue;
         const double mean = sum / n, cv = std::sqrt(std::max(0.0, sq / n - mean * mean)) / std::abs(mean);
         if (cv <= cv_limit) continue;
-        for (std::size_t r : members)
-          out[r].push_back({"variance", static_cast<int>(st),
-                            fmt::format("stage {}: {} varies {:.0f}% (CV) across {} repeated runs", st, m.name,
-                                        100 * cv, n)});
+        for (std::size_t r : members) {
+          Warning w{.kind = WarningKind::variance, .stage = static_cast<int>(st)};
+          w.metric = m.name;
+          w.cv = cv;
+          w.runs = n;
+          out[r].push_back(std::move(w));
+        }
       }
     }
   }

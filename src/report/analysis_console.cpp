@@ -110,7 +110,7 @@ std::string console_report(const results::Run& run, const RunAnalysis& a) {
   out += "\n" + text_chart("requests/s", labels, rps, knee);
   out += "\n" + text_chart("TTFT p99 (ms)", labels, ttft, knee);
   out += "\n" + text_chart("output tokens/s", labels, tok, knee);
-  for (const auto& line : warning_lines(a.warnings)) out += "warning: " + line + "\n";
+  for (const auto& line : report::warning_lines(a.warnings)) out += "warning: " + line + "\n";
   return out;
 }
 

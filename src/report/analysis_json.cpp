@@ -100,7 +100,7 @@ ordered_json run_analysis_json(const results::Run& run, const RunAnalysis& a) {
   j["capacity"] = capacity_json(a);
   j["slo"] = slo_json(run, a);
   ordered_json w = ordered_json::array();
-  for (const auto& x : a.warnings) w.push_back({{"kind", x.kind}, {"stage", x.stage}, {"message", x.message}});
+  for (const auto& x : a.warnings) w.push_back({{"kind", to_string(x.kind)}, {"stage", x.stage}, {"message", report::warning_text(x)}});
   j["warnings"] = std::move(w);
   return j;
 }

@@ -15,7 +15,54 @@ std::string gain_text(double efficiency) {
   return fmt::format("gains {:.0f}% of linear", std::round(100 * efficiency) + 0.0);
 }
 
+// The text after "stage N: " (the whole text for a warning about the run).
+std::string warning_body(const analyze::Warning& w) {
+  using analyze::WarningKind;
+  switch (w.kind) {
+    case WarningKind::aborted:
+      return "run was aborted: later stages are missing";
+    case WarningKind::note:
+      return w.note;
+    case WarningKind::client_saturated:
+      return fmt::format("client could not keep the schedule (lag p99 {:.1f} ms): latencies are understated",
+                         w.lag_p99_ms);
+    case WarningKind::failures: {
+      std::string cats;
+      for (const auto& [cat, n] : w.failed_by_category)
+        cats += fmt::format("{}{} {}", cats.empty() ? "" : ", ", n, cat);
+      return fmt::format("{} of {} requests failed{}", w.failed, w.requests, cats.empty() ? "" : " (" + cats + ")");
+    }
+    case WarningKind::few_samples:
+      return fmt::format("p{} from {} completed requests (needs >= {:.0f})", w.percentile, w.completed, w.needed);
+    case WarningKind::variance:
+      return fmt::format("{} varies {:.0f}% (CV) across {} repeated runs", w.metric, 100 * w.cv, w.runs);
+  }
+  return "";
+}
+
 }  // namespace
+
+std::string warning_text(const analyze::Warning& w) {
+  if (w.stage < 0) return warning_body(w);
+  return fmt::format("stage {}: {}", w.stage, warning_body(w));
+}
+
+std::vector<std::string> warning_lines(const std::vector<analyze::Warning>& warnings) {
+  std::vector<std::string> lines;
+  for (std::size_t i = 0; i < warnings.size();) {
+    const std::string text = warnings[i].stage < 0 ? std::string() : warning_body(warnings[i]);
+    std::size_t j = i + 1;  // extend over the same text at the following stages
+    while (!text.empty() && j < warnings.size() && warnings[j].kind == warnings[i].kind &&
+           warnings[j].stage == warnings[j - 1].stage + 1 && warning_body(warnings[j]) == text)
+      ++j;
+    if (j - i == 1)
+      lines.push_back(warning_text(warnings[i]));
+    else
+      lines.push_back(fmt::format("stages {}-{}: {}", warnings[i].stage, warnings[j - 1].stage, text));
+    i = j;
+  }
+  return lines;
+}
 
 std::string knee_reason_text(const analyze::CurveAnalysis& c) {
   switch (c.knee_reason) {

@@ -46,7 +46,7 @@ html::RunView run_view(const results::Run& run, const RunAnalysis& a, std::optio
   v.label = run.label;
   v.knee_text = knee_text(run, a.curve);
   v.config_json = run.config_json;
-  v.warnings = warning_lines(a.warnings);
+  v.warnings = report::warning_lines(a.warnings);
   for (std::size_t i = 0; i < run.stages.size(); ++i) {
     const auto& s = run.stages[i];
     const std::string region = i < a.curve.regions.size() ? to_string(a.curve.regions[i].region) : "";

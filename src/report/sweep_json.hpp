@@ -18,7 +18,7 @@ struct SweepMeta {
   std::int64_t created_unix_s = 0;         // when the document is written
   bool aborted = false;                    // run stopped by Ctrl-C
   std::optional<std::string> requests_file;  // per-request JSONL, relative to the document's folder
-  nlohmann::ordered_json analysis;         // the run's analysis (report/analysis_json.hpp); null = none yet
+  nlohmann::ordered_json analysis{};       // the run's analysis (report/analysis_json.hpp); null = none yet
 };
 
 nlohmann::ordered_json sweep_json(const RunContext& ctx, const std::vector<StageSummary>& stages,

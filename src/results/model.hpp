@@ -23,8 +23,8 @@ std::optional<Metric> metric_from_name(std::string_view name) noexcept;
 
 // Statistics of one latency metric in milliseconds; a statistic the source did not have is nullopt.
 struct MetricStats {
-  std::optional<double> mean, median, std;
-  std::vector<std::pair<double, double>> percentiles;  // (P, value), in the source's order
+  std::optional<double> mean{}, median{}, std{};
+  std::vector<std::pair<double, double>> percentiles{};  // (P, value), in the source's order
 
   // Percentile P; P = 50 falls back to the median when no p50 was recorded.
   std::optional<double> percentile(double p) const noexcept;

@@ -46,5 +46,54 @@ TEST(AnalysisText, KneeReasons) {
             "than 50% of its slope (0.971 req/s per unit of load)");
 }
 
+analyze::Warning few(int stage, int completed) {
+  analyze::Warning w{.kind = analyze::WarningKind::few_samples, .stage = stage};
+  w.percentile = 99;
+  w.completed = completed;
+  w.needed = 100;
+  return w;
+}
+
+TEST(AnalysisText, WarningLinesFoldConsecutiveStagesWithTheSameText) {
+  using analyze::WarningKind;
+  const std::vector<analyze::Warning> ws = {
+      {.kind = WarningKind::aborted},
+      few(0, 48),
+      few(1, 48),
+      few(2, 48),
+      few(3, 47),  // other count
+      {.kind = WarningKind::failures, .stage = 4, .failed = 1, .requests = 48},
+      few(5, 48),  // not consecutive
+  };
+  const std::vector<std::string> want = {
+      "run was aborted: later stages are missing",
+      "stages 0-2: p99 from 48 completed requests (needs >= 100)",
+      "stage 3: p99 from 47 completed requests (needs >= 100)",
+      "stage 4: 1 of 48 requests failed",
+      "stage 5: p99 from 48 completed requests (needs >= 100)",
+  };
+  EXPECT_EQ(warning_lines(ws), want);
+}
+
+TEST(AnalysisText, WarningTexts) {
+  using analyze::WarningKind;
+  EXPECT_EQ(warning_text({.kind = WarningKind::note, .note = "per-request file x not found"}),
+            "per-request file x not found");
+  EXPECT_EQ(warning_text({.kind = WarningKind::client_saturated, .stage = 4, .lag_p99_ms = 50}),
+            "stage 4: client could not keep the schedule (lag p99 50.0 ms): latencies are understated");
+  EXPECT_EQ(warning_text({.kind = WarningKind::failures, .stage = 6, .failed = 40, .requests = 200,
+                          .failed_by_category = {{"http_error", 1}, {"timeout", 39}}}),
+            "stage 6: 40 of 200 requests failed (1 http_error, 39 timeout)");
+  analyze::Warning v{.kind = WarningKind::variance, .stage = 2};
+  v.metric = "request_throughput";
+  v.cv = 1.0 / 3;
+  v.runs = 2;
+  EXPECT_EQ(warning_text(v), "stage 2: request_throughput varies 33% (CV) across 2 repeated runs");
+  analyze::Warning p999 = few(1, 480);
+  p999.percentile = 99.9;
+  p999.needed = 1000;
+  EXPECT_EQ(warning_text(p999), "stage 1: p99.9 from 480 completed requests (needs >= 1000)");
+}
+
 }  // namespace
 }  // namespace sb::report
