@@ -12,6 +12,7 @@
 #include "report/analysis_json.hpp"
 #include "analyze/compare.hpp"
 #include "report/analysis_console.hpp"
+#include "report/analysis_text.hpp"
 #include "analyze/gate.hpp"
 #include "report/html_view.hpp"
 #include "cli/commands.hpp"
@@ -61,7 +62,8 @@ int run_compare(const CompareFlags& f) {
   }
   // The rule as the user typed it, so CI logs show which --fail-if tripped and where.
   for (const auto& v : gate.violations)
-    std::fprintf(stderr, "servebench compare: --fail-if \"%s\" violated: %s\n", v.rule.c_str(), v.message.c_str());
+    std::fprintf(stderr, "servebench compare: --fail-if \"%s\" violated: %s\n", v.rule.c_str(),
+                 report::violation_text(v).c_str());
   return gate.violations.empty() ? to_int(ExitCode::ok) : to_int(ExitCode::gate_failed);
 }
 

@@ -55,11 +55,11 @@ std::string capacity_text(const results::Run& run, const RunAnalysis& a) {
   }
   if (a.slo) {
     if (!a.slo->stage) {
-      out += "SLO: " + a.slo->goodput_source + "\n";
+      out += "SLO: " + report::goodput_source_text(*a.slo) + "\n";
     } else {
       out += fmt::format("SLO: highest level meeting every SLO: {} ({:.2f} req/s), goodput {} ({})\n",
                          load_text(run.stages[*a.slo->stage].load_value), a.slo->request_throughput,
-                         cell(a.slo->goodput, "{:.2f} req/s"), a.slo->goodput_source);
+                         cell(a.slo->goodput, "{:.2f} req/s"), report::goodput_source_text(*a.slo));
     }
   }
   return out;
@@ -140,9 +140,9 @@ std::string console_compare(const results::Run& baseline, const results::Run& tu
     for (double v : c.unmatched_loads) loads += (loads.empty() ? "" : ", ") + load_text(v);
     out += "unmatched stages (in one run only, not compared): " + loads + "\n";
   }
-  for (const auto& e : c.equivalence) out += "warning: not comparable: " + e + "\n";
-  for (const auto& h : c.hints) out += "hint: " + h + "\n";
-  for (const auto& v : gate.violations) out += "FAIL " + v.rule + ": " + v.message + "\n";
+  for (const auto& e : c.equivalence) out += "warning: not comparable: " + report::difference_text(e) + "\n";
+  for (const auto h : c.hints) out += "hint: " + report::hint_text(h) + "\n";
+  for (const auto& v : gate.violations) out += "FAIL " + v.rule + ": " + report::violation_text(v) + "\n";
   if (!gate.rules.empty() && gate.violations.empty()) out += "gate: all --fail-if rules passed\n";
   return out;
 }

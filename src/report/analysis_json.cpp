@@ -57,7 +57,7 @@ ordered_json slo_json(const results::Run& run, const RunAnalysis& a) {
   j["highest_stage_meeting_slo"] = stage_ref(run, a.slo->stage);
   j["missing_metrics"] = a.slo->missing;
   j["goodput"] = opt(a.slo->goodput);
-  j["goodput_source"] = a.slo->goodput_source;
+  j["goodput_source"] = report::goodput_source_text(*a.slo);
   return j;
 }
 
@@ -71,7 +71,7 @@ ordered_json delta_json(const MetricDelta& d) {
   j["higher_is_better"] = d.higher_is_better;
   j["significance"] = to_string(d.significance);
   j["ci"] = d.ci ? ordered_json::array({d.ci->low, d.ci->high}) : ordered_json(nullptr);
-  j["note"] = d.note;
+  j["note"] = report::judgement_text(d);
   return j;
 }
 
@@ -123,7 +123,7 @@ ordered_json compare_json(const results::Run& baseline, const results::Run& tune
   j["tuned"] = {{"source", tuned.source}, {"label", tuned.label}};
   j["load_mode"] = c.load_mode;
   j["comparable"] = c.equivalence.empty();
-  j["equivalence_warnings"] = c.equivalence;
+  j["equivalence_warnings"] = report::difference_texts(c.equivalence);
   ordered_json stages = ordered_json::array();
   for (const auto& sc : c.stages) {
     ordered_json s;
@@ -138,12 +138,12 @@ ordered_json compare_json(const results::Run& baseline, const results::Run& tune
   auto knee_load = [](const std::optional<double>& v) { return v ? load_num(*v) : ordered_json(nullptr); };
   j["knee_shift"] = {{"baseline", knee_load(c.baseline_knee_load)}, {"tuned", knee_load(c.tuned_knee_load)}};
   j["peak_rps"] = {{"baseline", c.baseline_peak_rps}, {"tuned", c.tuned_peak_rps}};
-  j["hints"] = c.hints;
+  j["hints"] = report::hint_texts(c.hints);
   ordered_json g;
   g["rules"] = ordered_json::array();
   for (const auto& r : gate.rules) g["rules"].push_back(r.text);
   g["violations"] = ordered_json::array();
-  for (const auto& v : gate.violations) g["violations"].push_back({{"rule", v.rule}, {"message", v.message}});
+  for (const auto& v : gate.violations) g["violations"].push_back({{"rule", v.rule}, {"message", report::violation_text(v)}});
   g["passed"] = gate.violations.empty();
   j["gate"] = std::move(g);
   return j;

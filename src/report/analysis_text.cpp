@@ -103,4 +103,93 @@ std::string region_reason_text(const analyze::StageRegion& r) {
   return "";
 }
 
+std::string goodput_source_text(const analyze::SloAnswer& a) {
+  using analyze::GoodputSource;
+  switch (a.goodput_source) {
+    case GoodputSource::missing_metrics: {
+      std::string names;
+      for (const auto& m : a.missing) names += (names.empty() ? "" : ", ") + m;
+      return "SLO metric not in the results: " + names;
+    }
+    case GoodputSource::no_stage_meets: return "no tested stage meets every SLO";
+    case GoodputSource::per_request_records: return "per-request records";
+    case GoodputSource::request_goodput: return "request_goodput (the run's --goodput SLOs)";
+    case GoodputSource::not_measurable: return "not measurable: no per-request data";
+  }
+  return "";
+}
+
+std::string judgement_text(const analyze::MetricDelta& d) {
+  using analyze::Judgement;
+  switch (d.judgement) {
+    case Judgement::not_in_both: return "not in both results";
+    case Judgement::no_request_records: return "cannot be judged: per-request records missing";
+    case Judgement::no_request_values: return "cannot be judged: no per-request values for this metric";
+    case Judgement::open_loop_throughput: return "cannot be judged: open-loop throughput is set by the offered rate";
+    case Judgement::too_few_samples: return "cannot be judged: fewer than 2 successful requests";
+    case Judgement::bootstrap:
+    case Judgement::bootstrap_littles_law: {
+      const bool littles = d.judgement == Judgement::bootstrap_littles_law;
+      const double low = d.ci ? d.ci->low : NAN, high = d.ci ? d.ci->high : NAN;
+      return fmt::format("{:.0f}% bootstrap CI of the {} difference: [{:.4g}, {:.4g}] ms{}", 100 * d.confidence,
+                         littles ? "mean e2el" : d.metric, low, high, littles ? " (Little's law)" : "");
+    }
+  }
+  return "";
+}
+
+std::string difference_text(const analyze::WorkloadDifference& d) {
+  using Kind = analyze::WorkloadDifference::Kind;
+  auto differs = [&](const char* what) {
+    return fmt::format("{} differs: baseline \"{}\", tuned \"{}\"", what, d.baseline_text, d.tuned_text);
+  };
+  std::string text;
+  switch (d.kind) {
+    case Kind::load_mode: return "load modes differ: " + d.baseline_text + " vs " + d.tuned_text;
+    case Kind::model: return differs("model");
+    case Kind::backend: return differs("backend");
+    case Kind::dataset: return differs("dataset");
+    case Kind::request_count: text = fmt::format("request count differs ({} vs {})", d.baseline, d.tuned); break;
+    case Kind::input_length:
+      text = fmt::format("delivered input length differs ({:.0f} vs {:.0f} tokens)", d.baseline, d.tuned);
+      break;
+    case Kind::output_length:
+      text = fmt::format("delivered output length differs ({:.0f} vs {:.0f} tokens)", d.baseline, d.tuned);
+      break;
+  }
+  std::string where = d.loads.size() == 1 ? "load " : "loads ";
+  for (std::size_t i = 0; i < d.loads.size(); ++i) where += fmt::format("{}{}", i ? ", " : "", d.loads[i]);
+  return where + ": " + text;
+}
+
+std::vector<std::string> difference_texts(const std::vector<analyze::WorkloadDifference>& ds) {
+  std::vector<std::string> out;
+  for (const auto& d : ds) out.push_back(difference_text(d));
+  return out;
+}
+
+std::string hint_text(analyze::Hint h) {
+  switch (h) {
+    case analyze::Hint::throughput_without_queueing:
+      return "RPS up but TTFT not down: throughput improved but queueing did not; consider chunked prefill";
+    case analyze::Hint::scheduling_not_compute:
+      return "TTFT down but RPS flat: scheduling improved, compute is still the limit; consider more GPUs or lower "
+             "precision";
+    case analyze::Hint::decode_bound:
+      return "TTFT fine but TPOT higher: decode-bound";
+  }
+  return "";
+}
+
+std::vector<std::string> hint_texts(const std::vector<analyze::Hint>& hs) {
+  std::vector<std::string> out;
+  for (analyze::Hint h : hs) out.push_back(hint_text(h));
+  return out;
+}
+
+std::string violation_text(const analyze::GateViolation& v) {
+  return fmt::format("{} at load {}: {:+.1f}% (limit {:+.1f}%)", v.metric, v.load_value, 100 * v.rel_change,
+                     100 * v.limit_rel);
+}
+
 }  // namespace sb::report

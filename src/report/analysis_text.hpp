@@ -4,6 +4,9 @@
 #include <string>
 #include <vector>
 
+#include "analyze/capacity.hpp"
+#include "analyze/compare.hpp"
+#include "analyze/gate.hpp"
 #include "analyze/knee.hpp"
 #include "analyze/warnings.hpp"
 
@@ -23,5 +26,22 @@ std::string warning_text(const analyze::Warning& w);
 // completed requests ...") are folded into one line ("stages 0-6: p99 from 48 ..."), since a short
 // sweep would otherwise repeat it once per stage. Scripts get every warning from the JSON.
 std::vector<std::string> warning_lines(const std::vector<analyze::Warning>& warnings);
+
+// Where the SLO goodput comes from, or why there is none, e.g. "per-request records".
+std::string goodput_source_text(const analyze::SloAnswer& a);
+
+// How a compared metric was judged, e.g. "95% bootstrap CI of the ttft_p99 difference: [-41, -12] ms".
+std::string judgement_text(const analyze::MetricDelta& d);
+
+// Why the runs may not be comparable, e.g. "loads 1, 4: delivered input length differs (512 vs 1024 tokens)".
+std::string difference_text(const analyze::WorkloadDifference& d);
+std::vector<std::string> difference_texts(const std::vector<analyze::WorkloadDifference>& ds);
+
+// What a comparison suggests, e.g. "TTFT fine but TPOT higher: decode-bound".
+std::string hint_text(analyze::Hint h);
+std::vector<std::string> hint_texts(const std::vector<analyze::Hint>& hs);
+
+// A violated --fail-if rule, e.g. "ttft_p99 at load 32: +33.0% (limit +10.0%)".
+std::string violation_text(const analyze::GateViolation& v);
 
 }  // namespace sb::report

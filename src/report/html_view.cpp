@@ -116,9 +116,9 @@ html::Document html_compare_document(const std::vector<results::Run>& runs, cons
   auto knee = [](const std::optional<double>& v) { return v ? fmt::format("{:g}", *v) : std::string("none in range"); };
   d.notes.push_back(fmt::format("knee: {} -> {}; peak req/s: {:.2f} -> {:.2f}", knee(c.baseline_knee_load),
                                 knee(c.tuned_knee_load), c.baseline_peak_rps, c.tuned_peak_rps));
-  for (const auto& e : c.equivalence) d.notes.push_back("not comparable: " + e);
-  for (const auto& h : c.hints) d.notes.push_back("hint: " + h);
-  for (const auto& v : gate.violations) d.notes.push_back("FAIL " + v.rule + ": " + v.message);
+  for (const auto& e : c.equivalence) d.notes.push_back("not comparable: " + report::difference_text(e));
+  for (const auto h : c.hints) d.notes.push_back("hint: " + report::hint_text(h));
+  for (const auto& v : gate.violations) d.notes.push_back("FAIL " + v.rule + ": " + report::violation_text(v));
   return d;
 }
 

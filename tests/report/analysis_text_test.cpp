@@ -95,5 +95,37 @@ TEST(AnalysisText, WarningTexts) {
   EXPECT_EQ(warning_text(p999), "stage 1: p99.9 from 480 completed requests (needs >= 1000)");
 }
 
+TEST(AnalysisText, CompareGateAndCapacityWords) {
+  using Kind = analyze::WorkloadDifference::Kind;
+  EXPECT_EQ(difference_text({.kind = Kind::model, .baseline_text = "a", .tuned_text = "b"}),
+            "model differs: baseline \"a\", tuned \"b\"");
+  EXPECT_EQ(difference_text({.kind = Kind::load_mode, .baseline_text = "concurrency", .tuned_text = "request_rate"}),
+            "load modes differ: concurrency vs request_rate");
+  EXPECT_EQ(difference_text({.kind = Kind::input_length, .baseline = 512, .tuned = 1024, .loads = {1, 4, 32}}),
+            "loads 1, 4, 32: delivered input length differs (512 vs 1024 tokens)");
+  EXPECT_EQ(difference_text({.kind = Kind::request_count, .baseline = 200, .tuned = 100, .loads = {4}}),
+            "load 4: request count differs (200 vs 100)");
+  EXPECT_NE(hint_text(analyze::Hint::throughput_without_queueing).find("chunked prefill"), std::string::npos);
+  EXPECT_NE(hint_text(analyze::Hint::scheduling_not_compute).find("more GPUs"), std::string::npos);
+  EXPECT_EQ(hint_text(analyze::Hint::decode_bound), "TTFT fine but TPOT higher: decode-bound");
+  EXPECT_EQ(violation_text({"rps:-5%", "request_throughput", 32, -0.121, -0.05}),
+            "request_throughput at load 32: -12.1% (limit -5.0%)");
+  analyze::MetricDelta d;
+  d.metric = "ttft_p99";
+  EXPECT_EQ(judgement_text(d), "not in both results");
+  d.judgement = analyze::Judgement::bootstrap;
+  d.confidence = 0.95;
+  d.ci = analyze::Interval{-41.25, -12.5};
+  EXPECT_EQ(judgement_text(d), "95% bootstrap CI of the ttft_p99 difference: [-41.25, -12.5] ms");
+  d.judgement = analyze::Judgement::bootstrap_littles_law;
+  EXPECT_EQ(judgement_text(d), "95% bootstrap CI of the mean e2el difference: [-41.25, -12.5] ms (Little's law)");
+  analyze::SloAnswer slo;
+  slo.goodput_source = analyze::GoodputSource::missing_metrics;
+  slo.missing = {"foo_p99_ms", "bar_ms"};
+  EXPECT_EQ(goodput_source_text(slo), "SLO metric not in the results: foo_p99_ms, bar_ms");
+  slo.goodput_source = analyze::GoodputSource::request_goodput;
+  EXPECT_EQ(goodput_source_text(slo), "request_goodput (the run's --goodput SLOs)");
+}
+
 }  // namespace
 }  // namespace sb::report
