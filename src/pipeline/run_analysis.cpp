@@ -38,7 +38,7 @@ std::optional<AnalysedRun> analyze_stages(const results::RunInfo& info, const st
   return a;
 }
 
-nlohmann::ordered_json analysis_json(const AnalysedRun& a) { return analyze::run_analysis_json(a.run, a.analysis); }
+nlohmann::ordered_json analysis_json(const AnalysedRun& a) { return report::run_analysis_json(a.run, a.analysis); }
 
 void print_knee(std::FILE* out, const AnalysedRun& a) {
   const auto& curve = a.analysis.curve;
@@ -55,7 +55,7 @@ void print_knee(std::FILE* out, const AnalysedRun& a) {
 void write_html(const std::string& path, const AnalysedRun& a) {
   const std::vector<results::Run> runs{a.run};
   std::ofstream html(path, std::ios::binary);
-  if (!html || !(html << html::render(analyze::html_document(runs, {a.analysis}))))
+  if (!html || !(html << report::render(report::html_document(runs, {a.analysis}))))
     throw UserError(fmt::format("cannot write {}", path));
 }
 

@@ -7,7 +7,7 @@
 
 #include "report/analysis_text.hpp"
 
-namespace sb::analyze {
+namespace sb::report {
 namespace {
 
 using results::Metric;
@@ -25,7 +25,7 @@ std::string percent_text(double rel) {
   return fmt::format("{:+.0f}%", 100 * rel);
 }
 
-std::string stage_table(const results::Run& run, const RunAnalysis& a) {
+std::string stage_table(const results::Run& run, const analyze::RunAnalysis& a) {
   std::string out = fmt::format("{:>8} {:>9} {:>10} {:>10} {:>10} {:>10} {:>10} {:>6}  {}\n",
                                 run.load_mode == "concurrency" ? "conc" : "rate", "req/s", "out tok/s",
                                 "TTFT p50", "TTFT p99", "TPOT p50", "ITL p99", "failed", "region");
@@ -41,7 +41,7 @@ std::string stage_table(const results::Run& run, const RunAnalysis& a) {
   return out;
 }
 
-std::string capacity_text(const results::Run& run, const RunAnalysis& a) {
+std::string capacity_text(const results::Run& run, const analyze::RunAnalysis& a) {
   std::string out;
   if (a.replicas) {
     const auto& r = *a.replicas;
@@ -82,7 +82,7 @@ std::string text_chart(const std::string& title, const std::vector<std::string>&
   return out;
 }
 
-std::string console_report(const results::Run& run, const RunAnalysis& a) {
+std::string console_report(const results::Run& run, const analyze::RunAnalysis& a) {
   std::string out = fmt::format("== {} ({}, {})\n", run.label, run.source, run.load_mode);
   out += stage_table(run, a);
   const int knee = a.curve.knee ? static_cast<int>(*a.curve.knee) : -1;
@@ -114,7 +114,7 @@ std::string console_report(const results::Run& run, const RunAnalysis& a) {
   return out;
 }
 
-std::string console_compare(const results::Run& baseline, const results::Run& tuned, const Comparison& c,
+std::string console_compare(const results::Run& baseline, const results::Run& tuned, const analyze::Comparison& c,
                             const GateResult& gate) {
   std::string out = fmt::format("baseline: {} ({})\ntuned:    {} ({})\n", baseline.label, baseline.source,
                                 tuned.label, tuned.source);
@@ -147,4 +147,4 @@ std::string console_compare(const results::Run& baseline, const results::Run& tu
   return out;
 }
 
-}  // namespace sb::analyze
+}  // namespace sb::report

@@ -5,7 +5,7 @@
 
 #include "report/analysis_text.hpp"
 
-namespace sb::analyze {
+namespace sb::report {
 namespace {
 
 using nlohmann::ordered_json;
@@ -38,7 +38,7 @@ ordered_json stage_ref(const results::Run& run, std::optional<std::size_t> i) {
   return j;
 }
 
-ordered_json capacity_json(const RunAnalysis& a) {
+ordered_json capacity_json(const analyze::RunAnalysis& a) {
   ordered_json j = ordered_json::object();
   if (a.replicas) {
     const auto& r = *a.replicas;
@@ -51,7 +51,7 @@ ordered_json capacity_json(const RunAnalysis& a) {
   return j;
 }
 
-ordered_json slo_json(const results::Run& run, const RunAnalysis& a) {
+ordered_json slo_json(const results::Run& run, const analyze::RunAnalysis& a) {
   if (!a.slo) return nullptr;
   ordered_json j;
   j["highest_stage_meeting_slo"] = stage_ref(run, a.slo->stage);
@@ -61,7 +61,7 @@ ordered_json slo_json(const results::Run& run, const RunAnalysis& a) {
   return j;
 }
 
-ordered_json delta_json(const MetricDelta& d) {
+ordered_json delta_json(const analyze::MetricDelta& d) {
   ordered_json j;
   j["metric"] = d.metric;
   j["baseline"] = opt(d.baseline);
@@ -77,7 +77,7 @@ ordered_json delta_json(const MetricDelta& d) {
 
 }  // namespace
 
-ordered_json run_analysis_json(const results::Run& run, const RunAnalysis& a) {
+ordered_json run_analysis_json(const results::Run& run, const analyze::RunAnalysis& a) {
   ordered_json j;
   j["source"] = run.source;
   j["label"] = run.label;
@@ -105,7 +105,7 @@ ordered_json run_analysis_json(const results::Run& run, const RunAnalysis& a) {
   return j;
 }
 
-ordered_json report_json(const std::vector<results::Run>& runs, const std::vector<RunAnalysis>& as) {
+ordered_json report_json(const std::vector<results::Run>& runs, const std::vector<analyze::RunAnalysis>& as) {
   ordered_json j;
   j["schema_version"] = 1;
   j["kind"] = "servebench.analysis";
@@ -114,7 +114,7 @@ ordered_json report_json(const std::vector<results::Run>& runs, const std::vecto
   return j;
 }
 
-ordered_json compare_json(const results::Run& baseline, const results::Run& tuned, const Comparison& c,
+ordered_json compare_json(const results::Run& baseline, const results::Run& tuned, const analyze::Comparison& c,
                           const GateResult& gate) {
   ordered_json j;
   j["schema_version"] = 1;
@@ -149,4 +149,4 @@ ordered_json compare_json(const results::Run& baseline, const results::Run& tune
   return j;
 }
 
-}  // namespace sb::analyze
+}  // namespace sb::report

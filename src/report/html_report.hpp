@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-namespace sb::html {
+namespace sb::report {
 
 struct RunView {
   std::string label;
@@ -45,4 +45,4 @@ std::string render(const Document& doc);
 
 std::string escape(const std::string& text);  // HTML text/attribute escaping
 
-}  // namespace sb::html
+}  // namespace sb::report

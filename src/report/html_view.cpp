@@ -8,7 +8,7 @@
 
 #include "report/analysis_text.hpp"
 
-namespace sb::analyze {
+namespace sb::report {
 namespace {
 
 using results::Metric;
@@ -32,7 +32,7 @@ constexpr ChartSeries kChartSeries[] = {
 
 std::string num(std::optional<double> v) { return v ? fmt::format("{:.2f}", *v) : "-"; }
 
-std::string knee_text(const results::Run& run, const CurveAnalysis& c) {
+std::string knee_text(const results::Run& run, const analyze::CurveAnalysis& c) {
   if (!c.knee) return report::knee_reason_text(c);
   return fmt::format("knee at {} {:g} ({:.2f} req/s)", run.load_mode, run.stages[*c.knee].load_value,
                      run.stages[*c.knee].request_throughput);
@@ -41,8 +41,8 @@ std::string knee_text(const results::Run& run, const CurveAnalysis& c) {
 // A stage with an unlimited rate has no place on a numeric axis: it is drawn at `unlimited_x` (one
 // step past the highest tested rate, labelled "inf" by the page) so the curve still shows where the
 // server ends up when nothing holds the load back. Without such a stand-in it stays in the table only.
-html::RunView run_view(const results::Run& run, const RunAnalysis& a, std::optional<double> unlimited_x) {
-  html::RunView v;
+RunView run_view(const results::Run& run, const analyze::RunAnalysis& a, std::optional<double> unlimited_x) {
+  RunView v;
   v.label = run.label;
   v.knee_text = knee_text(run, a.curve);
   v.config_json = run.config_json;
@@ -84,8 +84,8 @@ std::optional<double> unlimited_position(const std::vector<results::Run>& runs) 
 
 }  // namespace
 
-html::Document html_document(const std::vector<results::Run>& runs, const std::vector<RunAnalysis>& analyses) {
-  html::Document d;
+Document html_document(const std::vector<results::Run>& runs, const std::vector<analyze::RunAnalysis>& analyses) {
+  Document d;
   d.x_label = !runs.empty() && runs[0].load_mode == "request_rate" ? "request rate (req/s)" : "concurrency";
   d.table_header = {"load", "req/s", "out tok/s", "TTFT p50", "TTFT p99", "TPOT p50", "ITL p99", "failed", "region"};
   d.unlimited_x = unlimited_position(runs);
@@ -98,11 +98,11 @@ html::Document html_document(const std::vector<results::Run>& runs, const std::v
   return d;
 }
 
-html::Document html_compare_document(const std::vector<results::Run>& runs, const std::vector<RunAnalysis>& analyses,
-                                     const Comparison& c, const GateResult& gate) {
-  html::Document d = html_document(runs, analyses);
+Document html_compare_document(const std::vector<results::Run>& runs, const std::vector<analyze::RunAnalysis>& analyses,
+                                     const analyze::Comparison& c, const GateResult& gate) {
+  Document d = html_document(runs, analyses);
   d.title = "servebench compare";
-  html::Table t;
+  Table t;
   t.header = {"load", "metric", "baseline", "tuned", "change", "relative", "significance"};
   for (const auto& sc : c.stages) {
     for (const auto& m : sc.deltas) {
@@ -122,4 +122,4 @@ html::Document html_compare_document(const std::vector<results::Run>& runs, cons
   return d;
 }
 
-}  // namespace sb::analyze
+}  // namespace sb::report
