@@ -20,7 +20,7 @@ RunAnalysis analyze_run(const results::Run& run, const AnalyzeOptions& opt) {
   }
   const std::vector<double> ttft = ttft_series(run);
   KneeParams knee = opt.knee;
-  if (run.load_mode == "request_rate" && knee.min_share_of_linear == 0) knee.min_share_of_linear = 0.8;
+  if (run.load_mode == LoadMode::request_rate && knee.min_share_of_linear == 0) knee.min_share_of_linear = 0.8;
   a.curve = analyze_curve({load, rps, ttft}, knee);
   a.warnings = run_warnings(run);
   if (opt.target_qps) a.replicas = plan_replicas(*opt.target_qps, run, a.curve);

@@ -45,7 +45,7 @@ void judge(const CompareInput& in, const StageComparison& sc, MetricDelta& d) {
     d.judgement = Judgement::no_request_values;
     return;
   }
-  if (throughput && in.baseline.load_mode != "concurrency") {
+  if (throughput && in.baseline.load_mode != LoadMode::concurrency) {
     d.judgement = Judgement::open_loop_throughput;
     return;
   }
@@ -167,7 +167,7 @@ std::string request_field_of(const std::string& metric) {
 Comparison compare_runs(const CompareInput& in) {
   Comparison c;
   c.load_mode = in.baseline.load_mode;
-  check_equal(DiffKind::load_mode, in.baseline.load_mode, in.tuned.load_mode, c);
+  check_equal(DiffKind::load_mode, to_string(in.baseline.load_mode), to_string(in.tuned.load_mode), c);
   check_equal(DiffKind::model, in.baseline.model, in.tuned.model, c);
   check_equal(DiffKind::backend, in.baseline.backend, in.tuned.backend, c);
   check_equal(DiffKind::dataset, in.baseline.dataset, in.tuned.dataset, c);

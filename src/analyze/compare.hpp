@@ -61,7 +61,7 @@ struct StageComparison {
 };
 
 struct Comparison {
-  std::string load_mode;
+  LoadMode load_mode = LoadMode::concurrency;
   std::vector<StageComparison> stages;
   std::vector<double> unmatched_loads;       // in one run only
   std::vector<WorkloadDifference> equivalence;  // why the runs may not be comparable

@@ -47,7 +47,7 @@ void few_samples(const results::Run& run, std::size_t i, std::vector<Warning>& o
 }
 
 std::string config_key(const results::Run& r) {
-  std::string k = r.label + "|" + r.model + "|" + r.backend + "|" + r.load_mode + "|" + r.config_json;
+  std::string k = r.label + "|" + r.model + "|" + r.backend + "|" + to_string(r.load_mode) + "|" + r.config_json;
   for (const auto& s : r.stages) k += fmt::format("|{}", s.load_value);
   return k;
 }

@@ -24,7 +24,7 @@ std::map<std::string, AnalysedRun>& kept() {
 }
 
 std::string load_label(const results::Run& run, const results::Stage& s) {
-  if (run.load_mode == "request_rate") return fmt::format("request rate {:g} req/s", s.load_value);
+  if (run.load_mode == LoadMode::request_rate) return fmt::format("request rate {:g} req/s", s.load_value);
   return fmt::format("concurrency {:g}", s.load_value);
 }
 

@@ -70,7 +70,7 @@ results::RunInfo RunOutputs::run_info(bool aborted) const {
   results::RunInfo info;
   info.source = cfg_.output_json;
   info.label = ctx_.label;
-  info.concurrency_mode = ctx_.load_mode == LoadMode::concurrency;
+  info.load_mode = ctx_.load_mode;
   info.config_json = ctx_.config_json;
   info.aborted = aborted;
   return info;

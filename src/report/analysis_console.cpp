@@ -27,7 +27,7 @@ std::string percent_text(double rel) {
 
 std::string stage_table(const results::Run& run, const analyze::RunAnalysis& a) {
   std::string out = fmt::format("{:>8} {:>9} {:>10} {:>10} {:>10} {:>10} {:>10} {:>6}  {}\n",
-                                run.load_mode == "concurrency" ? "conc" : "rate", "req/s", "out tok/s",
+                                run.load_mode == LoadMode::concurrency ? "conc" : "rate", "req/s", "out tok/s",
                                 "TTFT p50", "TTFT p99", "TPOT p50", "ITL p99", "failed", "region");
   for (std::size_t i = 0; i < run.stages.size(); ++i) {
     const auto& s = run.stages[i];
@@ -83,17 +83,17 @@ std::string text_chart(const std::string& title, const std::vector<std::string>&
 }
 
 std::string console_report(const results::Run& run, const analyze::RunAnalysis& a) {
-  std::string out = fmt::format("== {} ({}, {})\n", run.label, run.source, run.load_mode);
+  std::string out = fmt::format("== {} ({}, {})\n", run.label, run.source, to_string(run.load_mode));
   out += stage_table(run, a);
   const int knee = a.curve.knee ? static_cast<int>(*a.curve.knee) : -1;
   if (a.curve.knee)
-    out += fmt::format("knee: {} = {} ({:.2f} req/s): {}\n", run.load_mode,
+    out += fmt::format("knee: {} = {} ({:.2f} req/s): {}\n", to_string(run.load_mode),
                        load_text(run.stages[*a.curve.knee].load_value),
                        run.stages[*a.curve.knee].request_throughput, report::knee_reason_text(a.curve));
   else
     out += "knee: " + report::knee_reason_text(a.curve) + "\n";
   if (a.curve.ttft_rise)
-    out += fmt::format("TTFT rises steeply from {} = {}\n", run.load_mode,
+    out += fmt::format("TTFT rises steeply from {} = {}\n", to_string(run.load_mode),
                        load_text(run.stages[*a.curve.ttft_rise].load_value));
   for (std::size_t i = 0; i < a.curve.regions.size(); ++i)
     out += fmt::format("  {:>8}: {:<8} {}\n", load_text(run.stages[i].load_value),

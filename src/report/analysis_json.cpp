@@ -25,7 +25,7 @@ ordered_json load_num(double v) {
 ordered_json opt(const std::optional<double>& v) { return v ? num(*v) : ordered_json(nullptr); }
 
 const char* load_key(const results::Run& run) {
-  return run.load_mode == "concurrency" ? "max_concurrency" : "request_rate";
+  return run.load_mode == LoadMode::concurrency ? "max_concurrency" : "request_rate";
 }
 
 ordered_json stage_ref(const results::Run& run, std::optional<std::size_t> i) {
@@ -82,7 +82,7 @@ ordered_json run_analysis_json(const results::Run& run, const analyze::RunAnalys
   j["source"] = run.source;
   j["label"] = run.label;
   j["format"] = run.format;
-  j["load_mode"] = run.load_mode;
+  j["load_mode"] = to_string(run.load_mode);
   j["knee"] = stage_ref(run, a.curve.knee);
   const std::string knee_reason = report::knee_reason_text(a.curve);
   if (a.curve.knee) j["knee"]["reason"] = knee_reason;
@@ -121,7 +121,7 @@ ordered_json compare_json(const results::Run& baseline, const results::Run& tune
   j["kind"] = "servebench.comparison";
   j["baseline"] = {{"source", baseline.source}, {"label", baseline.label}};
   j["tuned"] = {{"source", tuned.source}, {"label", tuned.label}};
-  j["load_mode"] = c.load_mode;
+  j["load_mode"] = to_string(c.load_mode);
   j["comparable"] = c.equivalence.empty();
   j["equivalence_warnings"] = report::difference_texts(c.equivalence);
   ordered_json stages = ordered_json::array();

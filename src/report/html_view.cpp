@@ -34,7 +34,7 @@ std::string num(std::optional<double> v) { return v ? fmt::format("{:.2f}", *v) 
 
 std::string knee_text(const results::Run& run, const analyze::CurveAnalysis& c) {
   if (!c.knee) return report::knee_reason_text(c);
-  return fmt::format("knee at {} {:g} ({:.2f} req/s)", run.load_mode, run.stages[*c.knee].load_value,
+  return fmt::format("knee at {} {:g} ({:.2f} req/s)", to_string(run.load_mode), run.stages[*c.knee].load_value,
                      run.stages[*c.knee].request_throughput);
 }
 
@@ -86,7 +86,7 @@ std::optional<double> unlimited_position(const std::vector<results::Run>& runs) 
 
 Document html_document(const std::vector<results::Run>& runs, const std::vector<analyze::RunAnalysis>& analyses) {
   Document d;
-  d.x_label = !runs.empty() && runs[0].load_mode == "request_rate" ? "request rate (req/s)" : "concurrency";
+  d.x_label = !runs.empty() && runs[0].load_mode == LoadMode::request_rate ? "request rate (req/s)" : "concurrency";
   d.table_header = {"load", "req/s", "out tok/s", "TTFT p50", "TTFT p99", "TPOT p50", "ITL p99", "failed", "region"};
   d.unlimited_x = unlimited_position(runs);
   double lo = INFINITY, hi = 0;

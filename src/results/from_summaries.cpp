@@ -40,12 +40,12 @@ void apply_config(const std::string& text, Run& run) {
 
 }  // namespace
 
-Stage stage_from_summary(const StageSummary& s, bool concurrency_mode) {
+Stage stage_from_summary(const StageSummary& s, LoadMode mode) {
   Stage st;
   st.stage_index = static_cast<int>(s.stage_index);
   st.request_rate = s.load.request_rate;
   st.max_concurrency = s.load.max_concurrency;
-  st.load_value = concurrency_mode && s.load.max_concurrency ? *s.load.max_concurrency : s.load.request_rate;
+  st.load_value = mode == LoadMode::concurrency && s.load.max_concurrency ? *s.load.max_concurrency : s.load.request_rate;
   st.num_prompts = s.num_prompts;
   st.completed = s.completed;
   st.failed = s.failed;
@@ -80,11 +80,11 @@ Run from_summaries(const RunInfo& info, const std::vector<StageSummary>& stages)
   Run run;
   run.source = info.source;
   run.format = "servebench.sweep";
-  run.load_mode = info.concurrency_mode ? "concurrency" : "request_rate";
+  run.load_mode = info.load_mode;
   run.aborted = info.aborted;
   apply_config(info.config_json, run);
   run.label = info.label.value_or(std::filesystem::path(info.source).stem().string());
-  for (const StageSummary& s : stages) run.stages.push_back(stage_from_summary(s, info.concurrency_mode));
+  for (const StageSummary& s : stages) run.stages.push_back(stage_from_summary(s, info.load_mode));
   sort_stages(run);
   return run;
 }

@@ -15,7 +15,7 @@ namespace sb::results {
 struct RunInfo {
   std::string source;                   // the sweep document's path ("" when none is written)
   std::optional<std::string> label;     // --label; else the document's file stem
-  bool concurrency_mode = false;        // load_mode "concurrency" (else "request_rate")
+  LoadMode load_mode = LoadMode::request_rate;
   std::string config_json;              // resolved configuration as JSON text, secrets redacted
   bool aborted = false;
 };
@@ -26,6 +26,6 @@ Run from_summaries(const RunInfo& info, const std::vector<StageSummary>& stages)
 // One stage: vLLM's latency keys the sweep writes (ttft, tpot, itl, e2el; client_queue_time with a
 // concurrency limit; e2el_including_client_queue with a limit and a finite rate) at the ttft
 // percentiles; values that are not finite count as absent, as the document writes them null.
-Stage stage_from_summary(const StageSummary& s, bool concurrency_mode);
+Stage stage_from_summary(const StageSummary& s, LoadMode mode);
 
 }  // namespace sb::results

@@ -11,6 +11,8 @@
 #include <utility>
 #include <vector>
 
+#include "load/staircase.hpp"
+
 namespace sb::results {
 
 // The latency metrics of a stage, in vLLM's key order (docs/results-format.md §2).
@@ -65,7 +67,7 @@ struct Run {
   std::string source;                  // file path (first file for grouped vLLM results)
   std::string format;                  // "servebench.sweep" or "vllm"
   std::string label;                   // --label, else the file's stem (sweeps) or backend/model (vLLM)
-  std::string load_mode = "concurrency";  // "concurrency" or "request_rate"
+  LoadMode load_mode = LoadMode::concurrency;  // to_string(): the documents' "concurrency" | "request_rate"
   std::string model, backend, dataset;
   std::string config_json;             // configuration, secrets redacted, pretty-printed
   bool aborted = false;

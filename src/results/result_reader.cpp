@@ -68,6 +68,11 @@ double ms_or_missing(const json& j, const char* key) {
   return (it != j.end() && it->is_number()) ? it->get<double>() : -1.0;
 }
 
+// The document's load_mode: "concurrency" (also when absent), else a rate sweep.
+LoadMode load_mode_of(const json& doc) {
+  return string_or(doc, "load_mode", "concurrency") == "concurrency" ? LoadMode::concurrency : LoadMode::request_rate;
+}
+
 // analysis.knee.stage_index of a document a run analysed itself.
 std::optional<int> knee_stage_index(const json& doc) {
   const auto a = doc.find("analysis");
@@ -168,7 +173,7 @@ Run parse_sweep(std::string_view text, const std::string& path) {
   Run run;
   run.source = path;
   run.format = "servebench.sweep";
-  run.load_mode = string_or(doc, "load_mode", "concurrency");
+  run.load_mode = load_mode_of(doc);
   run.aborted = doc.value("aborted", false);
   const json cfg = doc.value("config", json::object());
   json redacted = cfg;
@@ -185,7 +190,7 @@ Run parse_sweep(std::string_view text, const std::string& path) {
     const std::string where = path + ": stages[" + std::to_string(i) + "]";
     Stage s = detail::read_vllm_keys(stages[i], where);
     s.stage_index = static_cast<int>(i);
-    s.load_value = run.load_mode == "concurrency" ? s.max_concurrency.value_or(0) : s.request_rate;
+    s.load_value = run.load_mode == LoadMode::concurrency ? s.max_concurrency.value_or(0) : s.request_rate;
     if (auto it = stages[i].find("servebench"); it != stages[i].end() && it->is_object())
       read_servebench_block(*it, s);
     run.stages.push_back(std::move(s));
@@ -205,7 +210,7 @@ Run parse_sweep_windows(std::string_view text, const std::string& source) {
   Run run;
   run.source = source;
   run.format = "servebench.sweep";
-  run.load_mode = doc.value("load_mode", std::string("concurrency"));
+  run.load_mode = load_mode_of(doc);
   for (std::size_t i = 0; i < st->size(); ++i) run.stages.push_back(read_window((*st)[i], source, i));
   if (run.stages.empty()) bad_windows(source, "the sweep has no stages");
   run.knee_stage_index = knee_stage_index(doc);

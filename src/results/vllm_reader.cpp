@@ -57,7 +57,7 @@ void settle_load_mode(Run& run) {
   bool concurrency_sweep = std::all_of(run.stages.begin(), run.stages.end(), [](const Stage& s) {
     return s.max_concurrency.has_value() && std::isinf(s.request_rate);
   });
-  run.load_mode = concurrency_sweep ? "concurrency" : "request_rate";
+  run.load_mode = concurrency_sweep ? LoadMode::concurrency : LoadMode::request_rate;
   for (Stage& s : run.stages) s.load_value = concurrency_sweep ? *s.max_concurrency : s.request_rate;
   sort_stages(run);
   // vLLM files have no run order (a shell glob sorts "16" before "2"): number them by load.

@@ -125,7 +125,7 @@ StageKernels fill_stage(const KernelTrace& trace, const EventKeys& keys, const S
 
 SweepStages sweep_stages(const results::Run& run) {
   SweepStages out;
-  out.load_mode = run.load_mode;
+  out.load_mode = to_string(run.load_mode);
   for (std::size_t i = 0; i < run.stages.size(); ++i) {
     const results::Stage& s = run.stages[i];
     if (!s.start_unix_s || !s.end_unix_s)
@@ -133,7 +133,7 @@ SweepStages sweep_stages(const results::Run& run) {
     StageWindow w;
     w.stage_index = s.stage_index;
     w.load_value = s.load_value;
-    w.load_label = load_label(run.load_mode, s.load_value);
+    w.load_label = load_label(out.load_mode, s.load_value);
     w.start_unix_ns = unix_s_to_ns(*s.start_unix_s);
     w.end_unix_ns = unix_s_to_ns(*s.end_unix_s);
     if (w.end_unix_ns <= w.start_unix_ns) bad(run.source, fmt::format("stages[{}] ends before it starts", i));

@@ -31,7 +31,7 @@ TEST(HtmlView, RunViewCarriesCurvesKneeAndRegions) {
 TEST(HtmlView, UnlimitedRateStageIsDrawnPastTheHighestRate) {
   results::Run run;
   run.label = "rates";
-  run.load_mode = "request_rate";
+  run.load_mode = LoadMode::request_rate;
   const double rates[] = {2, 4, 8, INFINITY}, achieved[] = {2, 4, 7.5, 7.8};
   for (int i = 0; i < 4; ++i) {
     results::Stage s;

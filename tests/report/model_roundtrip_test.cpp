@@ -75,7 +75,7 @@ TEST(ModelRoundTrip, FromSummariesEqualsTheSweepReadBack) {
   results::RunInfo info;
   info.source = "/tmp/roundtrip-run.json";
   info.label = ctx.label;
-  info.concurrency_mode = ctx.load_mode == LoadMode::concurrency;
+  info.load_mode = ctx.load_mode;
   info.config_json = ctx.config_json;
   const results::Run mem = results::from_summaries(info, stages);
   EXPECT_EQ(mem.source, read.source);

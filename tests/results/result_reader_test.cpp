@@ -19,7 +19,7 @@ TEST(ResultReader, SweepDocument) {
   const results::Run& r = runs[0];
   EXPECT_EQ(r.format, "servebench.sweep");
   EXPECT_EQ(r.label, "knee-c16");
-  EXPECT_EQ(r.load_mode, "concurrency");
+  EXPECT_EQ(r.load_mode, LoadMode::concurrency);
   EXPECT_EQ(r.model, "sim-llama-8b");
   EXPECT_EQ(r.dataset, "random");
   ASSERT_EQ(r.stages.size(), 8u);
@@ -49,7 +49,7 @@ TEST(ResultReader, PerRequestJsonlNextToTheDocument) {
 
 TEST(ResultReader, RateSweepAndStatusKeys) {
   const auto r = read_runs({fixture("rate_sweep.json")}).at(0);
-  EXPECT_EQ(r.load_mode, "request_rate");
+  EXPECT_EQ(r.load_mode, LoadMode::request_rate);
   EXPECT_DOUBLE_EQ(r.stages[3].load_value, 8);
   EXPECT_FALSE(r.stages[3].max_concurrency.has_value());
   EXPECT_TRUE(r.stages[4].client_saturated);
@@ -67,7 +67,7 @@ TEST(ResultReader, VllmFilesGroupIntoOneSortedRun) {
   ASSERT_EQ(runs.size(), 1u);
   const results::Run& r = runs[0];
   EXPECT_EQ(r.format, "vllm");
-  EXPECT_EQ(r.load_mode, "concurrency");
+  EXPECT_EQ(r.load_mode, LoadMode::concurrency);
   EXPECT_EQ(r.model, "meta/llama-3-8b");
   ASSERT_EQ(r.stages.size(), 4u);
   EXPECT_DOUBLE_EQ(r.stages[0].load_value, 2);
@@ -95,7 +95,7 @@ TEST(ResultReader, LegacyVllmKeys) {
   const auto runs = group_vllm({{"b.json", b}, {"a.json", a}});
   ASSERT_EQ(runs.size(), 1u);
   const results::Run& r = runs[0];
-  EXPECT_EQ(r.load_mode, "request_rate");
+  EXPECT_EQ(r.load_mode, LoadMode::request_rate);
   ASSERT_EQ(r.stages.size(), 2u);
   EXPECT_DOUBLE_EQ(r.stages[0].load_value, 2);
   EXPECT_DOUBLE_EQ(r.stages[0].total_token_throughput, 300);  // (1000 + 500) tokens / 5 s
