@@ -100,7 +100,8 @@ ordered_json run_analysis_json(const results::Run& run, const analyze::RunAnalys
   j["capacity"] = capacity_json(a);
   j["slo"] = slo_json(run, a);
   ordered_json w = ordered_json::array();
-  for (const auto& x : a.warnings) w.push_back({{"kind", to_string(x.kind)}, {"stage", x.stage}, {"message", report::warning_text(x)}});
+  for (const auto& x : a.warnings)
+    w.push_back({{"kind", to_string(x.kind)}, {"stage", x.stage}, {"message", report::warning_text(x)}});
   j["warnings"] = std::move(w);
   return j;
 }
@@ -143,7 +144,8 @@ ordered_json compare_json(const results::Run& baseline, const results::Run& tune
   g["rules"] = ordered_json::array();
   for (const auto& r : gate.rules) g["rules"].push_back(r.text);
   g["violations"] = ordered_json::array();
-  for (const auto& v : gate.violations) g["violations"].push_back({{"rule", v.rule}, {"message", report::violation_text(v)}});
+  for (const auto& v : gate.violations)
+    g["violations"].push_back({{"rule", v.rule}, {"message", report::violation_text(v)}});
   g["passed"] = gate.violations.empty();
   j["gate"] = std::move(g);
   return j;

@@ -71,8 +71,9 @@ std::string knee_reason_text(const analyze::CurveAnalysis& c) {
     case KneeReason::no_throughput:
       return "no stage with throughput: no knee can be judged";
     case KneeReason::later_gains_below_slope:
-      return fmt::format("every later stage gains less than {:.0f}% of the linear slope ({:.3g} req/s per unit of load)",
-                         100 * c.min_efficiency, c.linear_slope);
+      return fmt::format(
+          "every later stage gains less than {:.0f}% of the linear slope ({:.3g} req/s per unit of load)",
+          100 * c.min_efficiency, c.linear_slope);
     case KneeReason::later_stages_overloaded:
       return fmt::format("the next stages achieve less than {:.0f}% of the linear extrapolation (overloaded), later "
                          "ones gain less than {:.0f}% of its slope ({:.3g} req/s per unit of load)",
@@ -98,7 +99,8 @@ std::string region_reason_text(const analyze::StageRegion& r) {
                          r.peak_throughput > 0 ? 100 * r.throughput / r.peak_throughput : 0.0,
                          std::isnan(r.efficiency) ? std::string("past the knee") : gain_text(r.efficiency));
     case RegionReason::overload:
-      return fmt::format("throughput {:.0f}% below peak: overload, avoid", 100 * (1 - r.throughput / r.peak_throughput));
+      return fmt::format("throughput {:.0f}% below peak: overload, avoid",
+                         100 * (1 - r.throughput / r.peak_throughput));
   }
   return "";
 }

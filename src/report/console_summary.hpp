@@ -1,6 +1,7 @@
 #pragma once
-// vLLM's "Serving Benchmark Result" block, byte for byte (as vllm/benchmarks/serve.py prints it), so scripts that scrape vLLM's
-// stdout read ours; then servebench's own lines (schedule lag, saturation, errors by category).
+// vLLM's "Serving Benchmark Result" block, byte for byte (as vllm/benchmarks/serve.py prints it), so
+// scripts that scrape vLLM's stdout read ours; then servebench's own lines (schedule lag, saturation,
+// errors by category).
 #include <string>
 #include <vector>
 

@@ -17,8 +17,8 @@ struct VllmStageOptions {
   std::vector<std::string> metrics;      // ttft, tpot, itl, e2el, client_queue_time, ...
   std::vector<double> percentiles;       // p<P> keys, in this order
   std::string date;                      // "YYYYMMDD-HHMMSS" (vllm_date)
-  // Per-request arrays (dataset order). As in vLLM's vllm/benchmarks/serve.py, `latencies` and `queue_times` are written
-  // whenever records are given; the other arrays only with save_detailed.
+  // Per-request arrays (dataset order). As in vLLM's vllm/benchmarks/serve.py, `latencies` and
+  // `queue_times` are written whenever records are given; the other arrays only with save_detailed.
   const std::vector<RequestRecord>* records = nullptr;
   bool save_detailed = false;
   bool include_rtfx = true;              // vLLM writes rtfx (0.0 unless ASR); the sweep omits it

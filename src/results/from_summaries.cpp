@@ -45,7 +45,8 @@ Stage stage_from_summary(const StageSummary& s, LoadMode mode) {
   st.stage_index = static_cast<int>(s.stage_index);
   st.request_rate = s.load.request_rate;
   st.max_concurrency = s.load.max_concurrency;
-  st.load_value = mode == LoadMode::concurrency && s.load.max_concurrency ? *s.load.max_concurrency : s.load.request_rate;
+  const bool by_concurrency = mode == LoadMode::concurrency && s.load.max_concurrency;
+  st.load_value = by_concurrency ? *s.load.max_concurrency : s.load.request_rate;
   st.num_prompts = s.num_prompts;
   st.completed = s.completed;
   st.failed = s.failed;

@@ -57,7 +57,8 @@ TEST(RankingText, TopRowsMoreLineAndCategories) {
 TEST(RankingText, ByCategoryShowsOnlyCategories) {
   auto r = small_report();
   r.by_category = true;
-  EXPECT_EQ(report::ranking_text(r), "category   total ms     %\nattention     3.000  75.0\ngemm          1.000  25.0\n");
+  EXPECT_EQ(report::ranking_text(r),
+            "category   total ms     %\nattention     3.000  75.0\ngemm          1.000  25.0\n");
 }
 
 Alignment fixture_alignment() {
