@@ -4,7 +4,10 @@ namespace sb::analyze {
 
 std::vector<double> ttft_series(const results::Run& run) {
   std::vector<double> out;
-  for (const auto& s : run.stages) out.push_back(s.value("p99_ttft_ms").value_or(s.value("median_ttft_ms").value_or(0)));
+  for (const auto& s : run.stages) {
+    const auto& ttft = s.stats(results::Metric::ttft);
+    out.push_back(s.percentile(results::Metric::ttft, 99).value_or(ttft ? ttft->median.value_or(0) : 0));
+  }
   return out;
 }
 
@@ -17,7 +20,7 @@ RunAnalysis analyze_run(const results::Run& run, const AnalyzeOptions& opt) {
   }
   const std::vector<double> ttft = ttft_series(run);
   KneeParams knee = opt.knee;
-  if (run.load_mode == "request_rate" && knee.min_share_of_linear == 0) knee.min_share_of_linear = 0.8;
+  if (run.load_mode == LoadMode::request_rate && knee.min_share_of_linear == 0) knee.min_share_of_linear = 0.8;
   a.curve = analyze_curve({load, rps, ttft}, knee);
   a.warnings = run_warnings(run);
   if (opt.target_qps) a.replicas = plan_replicas(*opt.target_qps, run, a.curve);

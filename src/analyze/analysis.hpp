@@ -7,7 +7,7 @@
 #include "analyze/capacity.hpp"
 #include "analyze/knee.hpp"
 #include "analyze/warnings.hpp"
-#include "results/result_reader.hpp"
+#include "results/model.hpp"
 
 namespace sb::analyze {
 

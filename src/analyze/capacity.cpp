@@ -82,34 +82,32 @@ ReplicaPlan plan_replicas(double target_qps, const results::Run& run, const Curv
 SloAnswer highest_meeting_slo(const results::Run& run, const std::vector<Slo>& slos) {
   SloAnswer a;
   for (const Slo& s : slos) {
-    if (!run.stages.empty() && !run.stages.front().value(s.metric)) a.missing.push_back(s.metric);
+    if (!run.stages.empty() && !results::metric_by_name(run.stages.front(), s.metric)) a.missing.push_back(s.metric);
   }
   if (!a.missing.empty()) {
-    std::string names;
-    for (const auto& m : a.missing) names += (names.empty() ? "" : ", ") + m;
-    a.goodput_source = "SLO metric not in the results: " + names;
+    a.goodput_source = GoodputSource::missing_metrics;
     return a;
   }
   for (std::size_t i = 0; i < run.stages.size(); ++i) {
     bool meets = run.stages[i].completed > 0;
     for (const Slo& s : slos) {
-      const auto v = run.stages[i].value(s.metric);
+      const auto v = results::metric_by_name(run.stages[i], s.metric);
       if (!v || *v > s.limit_ms) meets = false;
     }
     if (meets) a.stage = i;
   }
   if (!a.stage) {
-    a.goodput_source = "no tested stage meets every SLO";
+    a.goodput_source = GoodputSource::no_stage_meets;
     return a;
   }
   const auto& st = run.stages[*a.stage];
   a.request_throughput = st.request_throughput;
   if ((a.goodput = per_request_goodput(run, *a.stage, slos))) {
-    a.goodput_source = "per-request records";
+    a.goodput_source = GoodputSource::per_request_records;
   } else if ((a.goodput = st.request_goodput)) {
-    a.goodput_source = "request_goodput (the run's --goodput SLOs)";
+    a.goodput_source = GoodputSource::request_goodput;
   } else {
-    a.goodput_source = "not measurable: no per-request data";
+    a.goodput_source = GoodputSource::not_measurable;
   }
   return a;
 }

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "analyze/knee.hpp"
-#include "results/result_reader.hpp"
+#include "results/model.hpp"
 
 namespace sb::analyze {
 
@@ -31,12 +31,21 @@ struct ReplicaPlan {
 
 ReplicaPlan plan_replicas(double target_qps, const results::Run& run, const CurveAnalysis& curve);
 
+// Where the goodput at the SLO stage comes from, or why there is none (report/analysis_text.hpp words it).
+enum class GoodputSource {
+  missing_metrics,      // an SLO names a metric the results lack (SloAnswer::missing)
+  no_stage_meets,       // no tested stage meets every SLO
+  per_request_records,  // counted over the per-request records
+  request_goodput,      // the run's own request_goodput (its --goodput SLOs)
+  not_measurable,       // no per-request data and no request_goodput
+};
+
 struct SloAnswer {
   std::optional<std::size_t> stage;    // highest stage meeting every SLO (index into run.stages)
   std::vector<std::string> missing;    // SLO metrics absent from the results
   double request_throughput = 0;
   std::optional<double> goodput;       // req/s meeting the per-request SLOs, when measurable
-  std::string goodput_source;          // "per-request records", "request_goodput", or why none
+  GoodputSource goodput_source = GoodputSource::not_measurable;
 };
 
 SloAnswer highest_meeting_slo(const results::Run& run, const std::vector<Slo>& slos);

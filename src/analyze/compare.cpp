@@ -3,8 +3,6 @@
 #include <algorithm>
 #include <cmath>
 
-#include <fmt/format.h>
-
 namespace sb::analyze {
 namespace {
 
@@ -40,15 +38,15 @@ void judge(const CompareInput& in, const StageComparison& sc, MetricDelta& d) {
   const bool throughput = d.metric.find("throughput") != std::string::npos || d.metric == "request_goodput";
   std::string field = throughput ? "e2el" : request_field_of(d.metric);
   if (in.baseline.requests.empty() || in.tuned.requests.empty()) {
-    d.note = "cannot be judged: per-request records missing";
+    d.judgement = Judgement::no_request_records;
     return;
   }
   if (field.empty() || field == "itl") {
-    d.note = "cannot be judged: no per-request values for this metric";
+    d.judgement = Judgement::no_request_values;
     return;
   }
-  if (throughput && in.baseline.load_mode != "concurrency") {
-    d.note = "cannot be judged: open-loop throughput is set by the offered rate";
+  if (throughput && in.baseline.load_mode != LoadMode::concurrency) {
+    d.judgement = Judgement::open_loop_throughput;
     return;
   }
   const auto a = samples(in.baseline, sc.baseline_stage, field);
@@ -58,73 +56,64 @@ void judge(const CompareInput& in, const StageComparison& sc, MetricDelta& d) {
   const Statistic stat = throughput ? Statistic{0, true} : statistic_of(d.metric);
   d.ci = bootstrap_difference(a, b, stat, in.bootstrap);
   if (!d.ci) {
-    d.note = "cannot be judged: fewer than 2 successful requests";
+    d.judgement = Judgement::too_few_samples;
     return;
   }
   d.significance = d.ci->excludes_zero() ? Significance::significant : Significance::not_significant;
-  d.note = fmt::format("{:.0f}% bootstrap CI of the {} difference: [{:.4g}, {:.4g}] ms{}",
-                       100 * in.bootstrap.confidence, throughput ? "mean e2el" : d.metric, d.ci->low, d.ci->high,
-                       throughput ? " (Little's law)" : "");
+  d.judgement = throughput ? Judgement::bootstrap_littles_law : Judgement::bootstrap;
+  d.confidence = in.bootstrap.confidence;
 }
 
 MetricDelta delta(const CompareInput& in, const StageComparison& sc, const std::string& metric) {
   MetricDelta d;
   d.metric = metric;
   d.higher_is_better = higher_is_better(metric);
-  d.baseline = in.baseline.stages[sc.baseline_stage].value(metric);
-  d.tuned = in.tuned.stages[sc.tuned_stage].value(metric);
-  if (!d.baseline || !d.tuned) {
-    d.note = "not in both results";
-    return d;
-  }
+  d.baseline = results::metric_by_name(in.baseline.stages[sc.baseline_stage], metric);
+  d.tuned = results::metric_by_name(in.tuned.stages[sc.tuned_stage], metric);
+  if (!d.baseline || !d.tuned) return d;  // Judgement::not_in_both
   d.abs_change = *d.tuned - *d.baseline;
   if (*d.baseline != 0) d.rel_change = d.abs_change / std::abs(*d.baseline);
   judge(in, sc, d);
   return d;
 }
 
-void check_equal(const std::string& what, const std::string& a, const std::string& b, Comparison& c) {
-  if (a != b) c.equivalence.push_back(fmt::format("{} differs: baseline \"{}\", tuned \"{}\"", what, a, b));
+using DiffKind = WorkloadDifference::Kind;
+
+void check_equal(DiffKind kind, const std::string& a, const std::string& b, Comparison& c) {
+  if (a != b) c.equivalence.push_back({.kind = kind, .baseline_text = a, .tuned_text = b});
 }
 
-// Per-stage workload differences, each text with the loads it was seen at (in first-seen order), so a
-// difference present at every stage is said once, not once per stage.
-using StageNotes = std::vector<std::pair<std::string, std::vector<double>>>;
+// Per-stage workload differences, each with the loads it was seen at (in first-seen order), so a
+// difference present at every stage is said once, not once per stage. Lengths count as the same when
+// they are the same whole number of tokens (as they are shown).
+bool same_difference(const WorkloadDifference& d, DiffKind kind, double a, double b) {
+  if (d.kind != kind) return false;
+  if (kind == DiffKind::request_count) return d.baseline == a && d.tuned == b;
+  return std::nearbyint(d.baseline) == std::nearbyint(a) && std::nearbyint(d.tuned) == std::nearbyint(b);
+}
 
-void note_at(StageNotes& notes, std::string text, double load) {
-  for (auto& [t, loads] : notes) {
-    if (t == text) {
-      loads.push_back(load);
+void note_at(std::vector<WorkloadDifference>& notes, DiffKind kind, double a, double b, double load) {
+  for (auto& d : notes) {
+    if (same_difference(d, kind, a, b)) {
+      d.loads.push_back(load);
       return;
     }
   }
-  notes.push_back({std::move(text), {load}});
+  notes.push_back({.kind = kind, .baseline = a, .tuned = b, .loads = {load}});
 }
 
-void check_lengths(const CompareInput& in, const StageComparison& sc, StageNotes& notes) {
+void check_lengths(const CompareInput& in, const StageComparison& sc, std::vector<WorkloadDifference>& notes) {
   const auto& a = in.baseline.stages[sc.baseline_stage];
   const auto& b = in.tuned.stages[sc.tuned_stage];
   if (a.num_prompts != b.num_prompts)
-    note_at(notes, fmt::format("request count differs ({} vs {})", a.num_prompts, b.num_prompts), sc.load_value);
+    note_at(notes, DiffKind::request_count, a.num_prompts, b.num_prompts, sc.load_value);
   auto differs = [](std::optional<double> x, std::optional<double> y) {
     return x && y && *x > 0 && std::abs(*y - *x) / *x > 0.10;
   };
   if (differs(a.input_len_mean, b.input_len_mean))
-    note_at(notes, fmt::format("delivered input length differs ({:.0f} vs {:.0f} tokens)", *a.input_len_mean,
-                               *b.input_len_mean),
-            sc.load_value);
+    note_at(notes, DiffKind::input_length, *a.input_len_mean, *b.input_len_mean, sc.load_value);
   if (differs(a.output_len_mean, b.output_len_mean))
-    note_at(notes, fmt::format("delivered output length differs ({:.0f} vs {:.0f} tokens)", *a.output_len_mean,
-                               *b.output_len_mean),
-            sc.load_value);
-}
-
-void add_stage_notes(const StageNotes& notes, Comparison& c) {
-  for (const auto& [text, loads] : notes) {
-    std::string where = loads.size() == 1 ? "load " : "loads ";
-    for (std::size_t i = 0; i < loads.size(); ++i) where += fmt::format("{}{}", i ? ", " : "", loads[i]);
-    c.equivalence.push_back(where + ": " + text);
-  }
+    note_at(notes, DiffKind::output_length, *a.output_len_mean, *b.output_len_mean, sc.load_value);
 }
 
 const MetricDelta* find(const StageComparison& sc, std::string_view metric) {
@@ -142,12 +131,10 @@ void add_hints(Comparison& c) {
   const auto* tpot = find(sc, "tpot_p50");
   constexpr double kMove = 0.05;  // changes within 5 % count as flat
   if (rps && ttft && rps->rel_change > kMove && ttft->rel_change > -kMove)
-    c.hints.push_back("RPS up but TTFT not down: throughput improved but queueing did not; consider chunked prefill");
+    c.hints.push_back(Hint::throughput_without_queueing);
   if (rps && ttft && ttft->rel_change < -kMove && std::abs(rps->rel_change) <= kMove)
-    c.hints.push_back("TTFT down but RPS flat: scheduling improved, compute is still the limit; consider more GPUs "
-                      "or lower precision");
-  if (ttft && tpot && ttft->rel_change <= kMove && tpot->rel_change > kMove)
-    c.hints.push_back("TTFT fine but TPOT higher: decode-bound");
+    c.hints.push_back(Hint::scheduling_not_compute);
+  if (ttft && tpot && ttft->rel_change <= kMove && tpot->rel_change > kMove) c.hints.push_back(Hint::decode_bound);
 }
 
 }  // namespace
@@ -180,12 +167,11 @@ std::string request_field_of(const std::string& metric) {
 Comparison compare_runs(const CompareInput& in) {
   Comparison c;
   c.load_mode = in.baseline.load_mode;
-  if (in.baseline.load_mode != in.tuned.load_mode)
-    c.equivalence.push_back("load modes differ: " + in.baseline.load_mode + " vs " + in.tuned.load_mode);
-  check_equal("model", in.baseline.model, in.tuned.model, c);
-  check_equal("backend", in.baseline.backend, in.tuned.backend, c);
-  check_equal("dataset", in.baseline.dataset, in.tuned.dataset, c);
-  StageNotes notes;
+  check_equal(DiffKind::load_mode, to_string(in.baseline.load_mode), to_string(in.tuned.load_mode), c);
+  check_equal(DiffKind::model, in.baseline.model, in.tuned.model, c);
+  check_equal(DiffKind::backend, in.baseline.backend, in.tuned.backend, c);
+  check_equal(DiffKind::dataset, in.baseline.dataset, in.tuned.dataset, c);
+  std::vector<WorkloadDifference> notes;
   for (std::size_t i = 0; i < in.baseline.stages.size(); ++i) {
     const double load = in.baseline.stages[i].load_value;
     const int j = in.tuned.find_stage(load);
@@ -198,7 +184,7 @@ Comparison compare_runs(const CompareInput& in) {
     check_lengths(in, sc, notes);
     c.stages.push_back(std::move(sc));
   }
-  add_stage_notes(notes, c);
+  c.equivalence.insert(c.equivalence.end(), notes.begin(), notes.end());
   for (const auto& s : in.tuned.stages)
     if (in.baseline.find_stage(s.load_value) < 0) c.unmatched_loads.push_back(s.load_value);
   if (in.baseline_curve.knee) c.baseline_knee_load = in.baseline.stages[*in.baseline_curve.knee].load_value;

@@ -9,12 +9,23 @@
 
 #include "analyze/bootstrap.hpp"
 #include "analyze/knee.hpp"
-#include "results/result_reader.hpp"
+#include "results/model.hpp"
 
 namespace sb::analyze {
 
 enum class Significance { significant, not_significant, cannot_judge };
 const char* to_string(Significance s) noexcept;
+
+// How a delta was judged, or why it could not be (report/analysis_text.hpp words it).
+enum class Judgement {
+  not_in_both,            // the metric is missing from one of the results
+  no_request_records,     // a run has no per-request records
+  no_request_values,      // no per-request values behind this metric (ITL, unknown names)
+  open_loop_throughput,   // open-loop throughput is set by the offered rate
+  too_few_samples,        // fewer than 2 successful requests at a stage
+  bootstrap,              // bootstrap CI of the metric's statistic
+  bootstrap_littles_law,  // throughput: bootstrap CI of mean E2EL (closed loop, Little's law)
+};
 
 struct MetricDelta {
   std::string metric;
@@ -23,7 +34,24 @@ struct MetricDelta {
   double abs_change = NAN, rel_change = NAN;  // tuned - baseline; relative to baseline (NaN if 0)
   Significance significance = Significance::cannot_judge;
   std::optional<Interval> ci;                 // CI of the difference of the statistic
-  std::string note;                           // how it was judged, or why it could not be
+  Judgement judgement = Judgement::not_in_both;
+  double confidence = 0;                      // of `ci`
+};
+
+// Why the runs may not be comparable.
+struct WorkloadDifference {
+  enum class Kind { load_mode, model, backend, dataset, request_count, input_length, output_length };
+  Kind kind = Kind::model;
+  std::string baseline_text{}, tuned_text{};  // load_mode, model, backend, dataset
+  double baseline = 0, tuned = 0;             // request count, or delivered tokens per request
+  std::vector<double> loads{};                // per-stage kinds: the loads it was seen at, first-seen order
+};
+
+// What the change suggests, read at the most loaded matched stage.
+enum class Hint {
+  throughput_without_queueing,  // RPS up but TTFT not down: consider chunked prefill
+  scheduling_not_compute,       // TTFT down but RPS flat: more GPUs or lower precision
+  decode_bound,                 // TTFT fine but TPOT higher
 };
 
 struct StageComparison {
@@ -33,11 +61,11 @@ struct StageComparison {
 };
 
 struct Comparison {
-  std::string load_mode;
+  LoadMode load_mode = LoadMode::concurrency;
   std::vector<StageComparison> stages;
   std::vector<double> unmatched_loads;       // in one run only
-  std::vector<std::string> equivalence;      // why the runs may not be comparable
-  std::vector<std::string> hints;
+  std::vector<WorkloadDifference> equivalence;  // why the runs may not be comparable
+  std::vector<Hint> hints;
   std::optional<double> baseline_knee_load, tuned_knee_load;
   double baseline_peak_rps = 0, tuned_peak_rps = 0;
 };

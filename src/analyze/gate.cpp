@@ -60,9 +60,7 @@ std::vector<GateViolation> evaluate_gate(const std::vector<GateRule>& rules, con
       if (std::isnan(d->rel_change)) bad_rule(rule.text, fmt::format("no value at load {}", sc.load_value));
       const bool violated = rule.limit_rel >= 0 ? d->rel_change > rule.limit_rel : d->rel_change < rule.limit_rel;
       if (violated)
-        out.push_back({rule.text, sc.load_value, d->rel_change,
-                       fmt::format("{} at load {}: {:+.1f}% (limit {:+.1f}%)", rule.metric, sc.load_value,
-                                   100 * d->rel_change, 100 * rule.limit_rel)});
+        out.push_back({rule.text, rule.metric, sc.load_value, d->rel_change, rule.limit_rel});
     }
     if (!stage_seen) bad_rule(rule.text, "no matched stage at that load");
   }

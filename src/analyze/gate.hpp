@@ -22,10 +22,11 @@ struct GateRule {
 GateRule parse_gate_rule(std::string_view text);
 
 struct GateViolation {
-  std::string rule;
+  std::string rule;       // as typed
+  std::string metric;
   double load_value = 0;
-  double rel_change = 0;
-  std::string message;
+  double rel_change = 0;  // tuned vs baseline
+  double limit_rel = 0;   // the rule's limit
 };
 
 // Throws sb::UserError when a rule names a metric or stage that the comparison does not have.

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include <fmt/format.h>
+#include <ostream>
 
 namespace sb::analyze {
 namespace {
@@ -67,25 +67,22 @@ void fill_regions(const Curve& c, CurveAnalysis& a, double slope, const KneePara
   const double peak_y = n ? c.throughput[*a.peak] : 0;
   for (std::size_t i = 0; i < n; ++i) {
     StageRegion r;
+    r.throughput = c.throughput[i];
+    r.peak_throughput = peak_y;
+    // The stage's own marginal gain (none is defined into a rate-inf stage or at the first stage's zero load).
+    r.efficiency = efficiency(c, i, slope);
     if (!a.knee || i <= *a.knee) {
-      const double e = efficiency(c, i, slope);
       r.region = Region::linear;
-      r.reason = std::isnan(e) ? "before the knee: room to scale"
-                               : fmt::format("gains {:.0f}% of linear: room to scale", std::round(100 * e) + 0.0);
-      if (a.knee && i == *a.knee) r.reason = "knee: last stage with near-linear gain";
+      r.reason = std::isnan(r.efficiency) ? RegionReason::before_knee : RegionReason::scaling;
+      if (a.knee && i == *a.knee) r.reason = RegionReason::knee;
     } else if (i <= *a.peak || c.throughput[i] >= (1 - p.plateau_tolerance) * peak_y) {
       r.region = Region::plateau;
-      // The stage's own marginal gain (no gain is defined into a rate-inf stage); + 0.0 turns -0 into 0.
-      const double e = efficiency(c, i, slope);
-      r.reason = fmt::format("throughput {:.0f}% of peak, {}: best operating zone",
-                             peak_y > 0 ? 100 * c.throughput[i] / peak_y : 0.0,
-                             std::isnan(e) ? "past the knee" : fmt::format("gains {:.0f}% of linear", std::round(100 * e) + 0.0));
+      r.reason = RegionReason::operating_zone;
     } else {
       r.region = Region::decline;
-      r.reason = fmt::format("throughput {:.0f}% below peak: overload, avoid",
-                             100 * (1 - c.throughput[i] / peak_y));
+      r.reason = RegionReason::overload;
     }
-    a.regions.push_back(std::move(r));
+    a.regions.push_back(r);
   }
 }
 
@@ -100,11 +97,26 @@ const char* to_string(Region r) noexcept {
   return "?";
 }
 
+const char* to_string(KneeReason r) noexcept {
+  switch (r) {
+    case KneeReason::no_stages: return "no_stages";
+    case KneeReason::no_throughput: return "no_throughput";
+    case KneeReason::later_gains_below_slope: return "later_gains_below_slope";
+    case KneeReason::later_stages_overloaded: return "later_stages_overloaded";
+    case KneeReason::none_in_range: return "none_in_range";
+  }
+  return "?";
+}
+
+std::ostream& operator<<(std::ostream& out, KneeReason r) { return out << to_string(r); }
+
 CurveAnalysis analyze_curve(const Curve& c, const KneeParams& p) {
   CurveAnalysis a;
+  a.min_efficiency = p.min_efficiency;
+  a.min_share_of_linear = p.min_share_of_linear;
   const std::size_t n = std::min(c.load.size(), c.throughput.size());
   if (n == 0) {
-    a.knee_reason = "no stages";
+    a.knee_reason = KneeReason::no_stages;
     return a;
   }
   a.peak = static_cast<std::size_t>(std::max_element(c.throughput.begin(), c.throughput.begin() + n) -
@@ -112,31 +124,23 @@ CurveAnalysis analyze_curve(const Curve& c, const KneeParams& p) {
   a.ttft_rise = find_ttft_rise(c, p.ttft_rise_factor);
   const auto slope = linear_slope(c);
   if (!slope) {
-    a.knee_reason = "no stage with throughput: no knee can be judged";
+    a.knee_reason = KneeReason::no_throughput;
     fill_regions(c, a, 1.0, p);
     return a;
   }
+  a.linear_slope = *slope;
+  a.knee_reason = KneeReason::none_in_range;
   for (std::size_t k = 0; k + 1 < n; ++k) {
     if (is_knee(c, k, *slope, p.min_efficiency)) {
-      a.knee_reason = fmt::format(
-          "every later stage gains less than {:.0f}% of the linear slope ({:.3g} req/s per unit of load)",
-          100 * p.min_efficiency, *slope);
+      a.knee_reason = KneeReason::later_gains_below_slope;
       // An open-loop stage far below its offered load is past the knee (its queue grows without bound).
       const std::size_t marginal = k;
       while (k > 0 && c.throughput[k] < p.min_share_of_linear * *slope * c.load[k]) --k;
-      if (k != marginal)
-        a.knee_reason = fmt::format("the next stages achieve less than {:.0f}% of the linear extrapolation "
-                                    "(overloaded), later ones gain less than {:.0f}% of its slope ({:.3g} req/s "
-                                    "per unit of load)",
-                                    100 * p.min_share_of_linear, 100 * p.min_efficiency, *slope);
+      if (k != marginal) a.knee_reason = KneeReason::later_stages_overloaded;
       a.knee = k;
       break;
     }
   }
-  if (!a.knee)
-    a.knee_reason = fmt::format("no knee within the tested range: throughput still gains at least {:.0f}% "
-                                "of linear at the highest stage",
-                                100 * p.min_efficiency);
   fill_regions(c, a, *slope, p);
   return a;
 }

@@ -14,7 +14,9 @@
 //  - TTFT steep rise: among the stages from which TTFT stays above `ttft_rise_factor` x the lowest
 //    TTFT of any stage (its low-load floor), the first one TTFT entered growing faster than the load
 //    (TTFT ratio to the previous stage above the load ratio); the first of them when none did.
+#include <cmath>
 #include <cstddef>
+#include <iosfwd>
 #include <optional>
 #include <span>
 #include <string>
@@ -25,10 +27,33 @@ namespace sb::analyze {
 enum class Region { linear, plateau, decline };
 const char* to_string(Region r) noexcept;
 
+// Why a stage is in its region; report/analysis_text.hpp words it.
+enum class RegionReason {
+  scaling,         // linear: gains `efficiency` of linear
+  before_knee,     // linear, no marginal gain defined (first stage, or into a rate-inf stage)
+  knee,            // the knee itself: last stage with near-linear gain
+  operating_zone,  // plateau: within the tolerance of the peak
+  overload,        // decline: below the plateau band
+};
+
 struct StageRegion {
   Region region = Region::linear;
-  std::string reason;
+  RegionReason reason = RegionReason::scaling;
+  double efficiency = NAN;       // marginal gain into this stage / linear slope; NaN where undefined
+  double throughput = 0;         // req/s of this stage
+  double peak_throughput = 0;    // req/s of the peak stage
 };
+
+// Why there is a knee where it is, or none.
+enum class KneeReason {
+  no_stages,
+  no_throughput,            // no stage with throughput: no slope, no knee can be judged
+  later_gains_below_slope,  // every later stage gains less than min_efficiency of the slope
+  later_stages_overloaded,  // (rate sweeps) moved back: the next stages achieve less than min_share_of_linear
+  none_in_range,            // throughput still gains at least min_efficiency at the highest stage
+};
+const char* to_string(KneeReason r) noexcept;  // the enumerator's name
+std::ostream& operator<<(std::ostream& out, KneeReason r);
 
 struct KneeParams {
   double min_efficiency = 0.5;     // marginal gain below this share of linear = past the knee
@@ -44,7 +69,9 @@ struct CurveAnalysis {
   std::optional<std::size_t> knee;       // index into the curve
   std::optional<std::size_t> peak;       // index of the highest throughput
   std::optional<std::size_t> ttft_rise;  // first stage of the steep TTFT rise
-  std::string knee_reason;               // why (or why there is no knee)
+  KneeReason knee_reason = KneeReason::no_stages;  // why (or why there is no knee)
+  double linear_slope = NAN;             // req/s per unit of load (line through the origin)
+  double min_efficiency = 0, min_share_of_linear = 0;  // the KneeParams it was judged with
   std::vector<StageRegion> regions;      // one per stage
 };
 

@@ -12,6 +12,7 @@
 #include "report/analysis_json.hpp"
 #include "analyze/compare.hpp"
 #include "report/analysis_console.hpp"
+#include "report/analysis_text.hpp"
 #include "analyze/gate.hpp"
 #include "report/html_view.hpp"
 #include "cli/commands.hpp"
@@ -39,7 +40,7 @@ results::Run read_one(const std::string& path, const char* role) {
 }
 
 int run_compare(const CompareFlags& f) {
-  analyze::GateResult gate;
+  report::GateResult gate;
   for (const auto& r : f.fail_if) gate.rules.push_back(analyze::parse_gate_rule(r));
   std::vector<results::Run> runs{read_one(f.baseline, "BASELINE"), read_one(f.tuned, "TUNED")};
   const auto analyses = analyze::analyze_runs(runs, {});
@@ -51,17 +52,18 @@ int run_compare(const CompareFlags& f) {
   const auto cmp = analyze::compare_runs(in);
   gate.violations = analyze::evaluate_gate(gate.rules, cmp);
   if (f.format == "json")
-    std::fputs((analyze::compare_json(runs[0], runs[1], cmp, gate).dump(2) + "\n").c_str(), stdout);
+    std::fputs((report::compare_json(runs[0], runs[1], cmp, gate).dump(2) + "\n").c_str(), stdout);
   else
-    std::fputs(analyze::console_compare(runs[0], runs[1], cmp, gate).c_str(), stdout);
+    std::fputs(report::console_compare(runs[0], runs[1], cmp, gate).c_str(), stdout);
   if (!f.out_html.empty()) {
     std::ofstream out(f.out_html, std::ios::binary);
-    if (!out || !(out << html::render(analyze::html_compare_document(runs, analyses, cmp, gate))))
+    if (!out || !(out << report::render(report::html_compare_document(runs, analyses, cmp, gate))))
       throw UserError("--out " + f.out_html + ": cannot write file");
   }
   // The rule as the user typed it, so CI logs show which --fail-if tripped and where.
   for (const auto& v : gate.violations)
-    std::fprintf(stderr, "servebench compare: --fail-if \"%s\" violated: %s\n", v.rule.c_str(), v.message.c_str());
+    std::fprintf(stderr, "servebench compare: --fail-if \"%s\" violated: %s\n", v.rule.c_str(),
+                 report::violation_text(v).c_str());
   return gate.violations.empty() ? to_int(ExitCode::ok) : to_int(ExitCode::gate_failed);
 }
 

@@ -55,7 +55,7 @@ LoadPoint whole_trace_point(const std::vector<CategoryTotal>& cats) {
 }
 
 // Stages the trace covers become load points; the knee keeps pointing at the same stage.
-void add_alignment(const KernelsFlags& f, const KernelTrace& t, KernelReport& r) {
+void add_alignment(const KernelsFlags& f, const KernelTrace& t, report::KernelReport& r) {
   const auto sweep = parse_sweep_stages(read_trace_file(f.results_path), f.results_path);
   const auto offset = resolve_unix_offset(t, {f.trace_offset_ns, f.trace_start_unix_s});
   if (!offset) throw UserError(no_offset_message(t, f.trace_path));
@@ -91,7 +91,7 @@ int run_kernels(const KernelsFlags& f) {
   const KernelTrace t = load_trace(f.trace_path);
   if (t.events.empty()) throw UserError(f.trace_path + ": no kernel events in the trace");
   for (const auto& w : t.warnings) std::fprintf(stderr, "servebench kernels: warning: %s\n", w.c_str());
-  KernelReport r;
+  report::KernelReport r;
   r.trace = &t;
   r.top = f.top;
   r.by_category = f.by == "category";
@@ -101,7 +101,7 @@ int run_kernels(const KernelsFlags& f) {
     add_alignment(f, t, r);
   else
     r.findings = diagnose({whole_trace_point(r.categories)}, std::nullopt);
-  const std::string out = f.format == "json" ? report_json(r).dump(2) + "\n" : report_text(r);
+  const std::string out = f.format == "json" ? report::report_json(r).dump(2) + "\n" : report::report_text(r);
   std::fputs(out.c_str(), stdout);
   return to_int(ExitCode::ok);
 }

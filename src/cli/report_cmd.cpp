@@ -43,13 +43,13 @@ int run_report(const ReportFlags& f) {
   const auto runs = results::read_runs(f.files);
   const auto analyses = analyze::analyze_runs(runs, opt);
   if (f.format == "json") {
-    std::fputs((analyze::report_json(runs, analyses).dump(2) + "\n").c_str(), stdout);
+    std::fputs((report::report_json(runs, analyses).dump(2) + "\n").c_str(), stdout);
   } else {
     for (std::size_t i = 0; i < runs.size(); ++i)
-      std::fputs((analyze::console_report(runs[i], analyses[i]) + "\n").c_str(), stdout);
+      std::fputs((report::console_report(runs[i], analyses[i]) + "\n").c_str(), stdout);
   }
   if (!f.out_html.empty()) {
-    write_text_file(f.out_html, html::render(analyze::html_document(runs, analyses)), "--out");
+    write_text_file(f.out_html, report::render(report::html_document(runs, analyses)), "--out");
     std::fprintf(stderr, "wrote %s\n", f.out_html.c_str());
   }
   return to_int(ExitCode::ok);

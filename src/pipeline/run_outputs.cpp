@@ -7,6 +7,7 @@
 #include <filesystem>
 
 #include "core/error.hpp"
+#include "pipeline/run_analysis.hpp"
 #include "report/csv_table.hpp"
 #include "report/sweep_json.hpp"
 #include "report/vllm_result.hpp"
@@ -55,11 +56,30 @@ void RunOutputs::stage_done(const StageSummary& s, const std::vector<RequestReco
   if (cfg_.save_result) write_vllm_file(s, records);
 }
 
-void RunOutputs::finish(bool aborted) { write_sweep(aborted); }
+// The final document carries the analysis of the stages in memory (no read-back of the file); an
+// aborted run keeps what it had and is not analysed.
+void RunOutputs::finish(bool aborted) {
+  if (cfg_.output_json.empty()) return;
+  std::optional<AnalysedRun> analysed;
+  if (!aborted) analysed = analyze_stages(run_info(aborted), stages_);
+  write_sweep(aborted, analysed ? analysis_json(*analysed) : nlohmann::ordered_json());
+  if (analysed) keep_analysis(cfg_.output_json, std::move(*analysed));
+}
 
-void RunOutputs::write_sweep(bool aborted) {
+results::RunInfo RunOutputs::run_info(bool aborted) const {
+  results::RunInfo info;
+  info.source = cfg_.output_json;
+  info.label = ctx_.label;
+  info.load_mode = ctx_.load_mode;
+  info.config_json = ctx_.config_json;
+  info.aborted = aborted;
+  return info;
+}
+
+void RunOutputs::write_sweep(bool aborted, nlohmann::ordered_json analysis) {
   if (cfg_.output_json.empty()) return;
   SweepMeta meta;
+  meta.analysis = std::move(analysis);
   meta.created_unix_s = static_cast<std::int64_t>(std::time(nullptr));
   meta.aborted = aborted;
   if (!cfg_.requests_jsonl.empty()) meta.requests_file = relative_to_doc(cfg_.requests_jsonl, cfg_.output_json);

@@ -7,7 +7,10 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "pipeline/run_config.hpp"
+#include "results/from_summaries.hpp"
 #include "metrics/request_record.hpp"
 #include "metrics/stage_summary.hpp"
 #include "report/jsonl_sink.hpp"
@@ -26,13 +29,15 @@ class RunOutputs {
   void append_record(std::size_t stage, const std::string& request_id, const RequestRecord& r);
   // After each stage: keeps the summary, rewrites the sweep document and the CSV, writes the vLLM file.
   void stage_done(const StageSummary& s, const std::vector<RequestRecord>& records);
-  // At the end (also after Ctrl-C): final sweep document with `aborted`.
+  // At the end (also after Ctrl-C): final sweep document with `aborted`, and, when the run was not
+  // aborted and has at least 2 stages, its analysis (kept for analyze_sweep, run_analysis.hpp).
   void finish(bool aborted);
 
   const std::vector<std::string>& written() const { return written_; }  // paths, for the closing note
 
  private:
-  void write_sweep(bool aborted);
+  void write_sweep(bool aborted, nlohmann::ordered_json analysis = nullptr);
+  results::RunInfo run_info(bool aborted) const;
   void write_csv();
   void note_written(const std::string& path);
   void write_vllm_file(const StageSummary& s, const std::vector<RequestRecord>& records);

@@ -5,8 +5,12 @@
 
 #include <fmt/format.h>
 
-namespace sb::analyze {
+#include "report/analysis_text.hpp"
+
+namespace sb::report {
 namespace {
+
+using results::Metric;
 
 std::string cell(std::optional<double> v, const char* spec = "{:.1f}") {
   return v ? fmt::format(fmt::runtime(spec), *v) : std::string("-");
@@ -21,22 +25,23 @@ std::string percent_text(double rel) {
   return fmt::format("{:+.0f}%", 100 * rel);
 }
 
-std::string stage_table(const results::Run& run, const RunAnalysis& a) {
+std::string stage_table(const results::Run& run, const analyze::RunAnalysis& a) {
   std::string out = fmt::format("{:>8} {:>9} {:>10} {:>10} {:>10} {:>10} {:>10} {:>6}  {}\n",
-                                run.load_mode == "concurrency" ? "conc" : "rate", "req/s", "out tok/s",
+                                run.load_mode == LoadMode::concurrency ? "conc" : "rate", "req/s", "out tok/s",
                                 "TTFT p50", "TTFT p99", "TPOT p50", "ITL p99", "failed", "region");
   for (std::size_t i = 0; i < run.stages.size(); ++i) {
     const auto& s = run.stages[i];
     const bool knee = a.curve.knee && *a.curve.knee == i;
     out += fmt::format("{:>8} {:>9.2f} {:>10.1f} {:>10} {:>10} {:>10} {:>10} {:>6}  {}{}\n", load_text(s.load_value),
-                       s.request_throughput, s.output_throughput, cell(s.value("ttft_p50")),
-                       cell(s.value("ttft_p99")), cell(s.value("tpot_p50")), cell(s.value("itl_p99")), s.failed,
+                       s.request_throughput, s.output_throughput, cell(s.percentile(Metric::ttft, 50)),
+                       cell(s.percentile(Metric::ttft, 99)), cell(s.percentile(Metric::tpot, 50)),
+                       cell(s.percentile(Metric::itl, 99)), s.failed,
                        i < a.curve.regions.size() ? to_string(a.curve.regions[i].region) : "", knee ? "  <- knee" : "");
   }
   return out;
 }
 
-std::string capacity_text(const results::Run& run, const RunAnalysis& a) {
+std::string capacity_text(const results::Run& run, const analyze::RunAnalysis& a) {
   std::string out;
   if (a.replicas) {
     const auto& r = *a.replicas;
@@ -50,11 +55,11 @@ std::string capacity_text(const results::Run& run, const RunAnalysis& a) {
   }
   if (a.slo) {
     if (!a.slo->stage) {
-      out += "SLO: " + a.slo->goodput_source + "\n";
+      out += "SLO: " + report::goodput_source_text(*a.slo) + "\n";
     } else {
       out += fmt::format("SLO: highest level meeting every SLO: {} ({:.2f} req/s), goodput {} ({})\n",
                          load_text(run.stages[*a.slo->stage].load_value), a.slo->request_throughput,
-                         cell(a.slo->goodput, "{:.2f} req/s"), a.slo->goodput_source);
+                         cell(a.slo->goodput, "{:.2f} req/s"), report::goodput_source_text(*a.slo));
     }
   }
   return out;
@@ -77,39 +82,39 @@ std::string text_chart(const std::string& title, const std::vector<std::string>&
   return out;
 }
 
-std::string console_report(const results::Run& run, const RunAnalysis& a) {
-  std::string out = fmt::format("== {} ({}, {})\n", run.label, run.source, run.load_mode);
+std::string console_report(const results::Run& run, const analyze::RunAnalysis& a) {
+  std::string out = fmt::format("== {} ({}, {})\n", run.label, run.source, to_string(run.load_mode));
   out += stage_table(run, a);
   const int knee = a.curve.knee ? static_cast<int>(*a.curve.knee) : -1;
   if (a.curve.knee)
-    out += fmt::format("knee: {} = {} ({:.2f} req/s): {}\n", run.load_mode,
+    out += fmt::format("knee: {} = {} ({:.2f} req/s): {}\n", to_string(run.load_mode),
                        load_text(run.stages[*a.curve.knee].load_value),
-                       run.stages[*a.curve.knee].request_throughput, a.curve.knee_reason);
+                       run.stages[*a.curve.knee].request_throughput, report::knee_reason_text(a.curve));
   else
-    out += "knee: " + a.curve.knee_reason + "\n";
+    out += "knee: " + report::knee_reason_text(a.curve) + "\n";
   if (a.curve.ttft_rise)
-    out += fmt::format("TTFT rises steeply from {} = {}\n", run.load_mode,
+    out += fmt::format("TTFT rises steeply from {} = {}\n", to_string(run.load_mode),
                        load_text(run.stages[*a.curve.ttft_rise].load_value));
   for (std::size_t i = 0; i < a.curve.regions.size(); ++i)
     out += fmt::format("  {:>8}: {:<8} {}\n", load_text(run.stages[i].load_value),
-                       to_string(a.curve.regions[i].region), a.curve.regions[i].reason);
+                       to_string(a.curve.regions[i].region), report::region_reason_text(a.curve.regions[i]));
   out += capacity_text(run, a);
   std::vector<std::string> labels;
   std::vector<double> rps, ttft, tok;
   for (const auto& s : run.stages) {
     labels.push_back(load_text(s.load_value));
     rps.push_back(s.request_throughput);
-    ttft.push_back(s.value("ttft_p99").value_or(NAN));
+    ttft.push_back(s.percentile(Metric::ttft, 99).value_or(NAN));
     tok.push_back(s.output_throughput);
   }
   out += "\n" + text_chart("requests/s", labels, rps, knee);
   out += "\n" + text_chart("TTFT p99 (ms)", labels, ttft, knee);
   out += "\n" + text_chart("output tokens/s", labels, tok, knee);
-  for (const auto& line : warning_lines(a.warnings)) out += "warning: " + line + "\n";
+  for (const auto& line : report::warning_lines(a.warnings)) out += "warning: " + line + "\n";
   return out;
 }
 
-std::string console_compare(const results::Run& baseline, const results::Run& tuned, const Comparison& c,
+std::string console_compare(const results::Run& baseline, const results::Run& tuned, const analyze::Comparison& c,
                             const GateResult& gate) {
   std::string out = fmt::format("baseline: {} ({})\ntuned:    {} ({})\n", baseline.label, baseline.source,
                                 tuned.label, tuned.source);
@@ -135,11 +140,11 @@ std::string console_compare(const results::Run& baseline, const results::Run& tu
     for (double v : c.unmatched_loads) loads += (loads.empty() ? "" : ", ") + load_text(v);
     out += "unmatched stages (in one run only, not compared): " + loads + "\n";
   }
-  for (const auto& e : c.equivalence) out += "warning: not comparable: " + e + "\n";
-  for (const auto& h : c.hints) out += "hint: " + h + "\n";
-  for (const auto& v : gate.violations) out += "FAIL " + v.rule + ": " + v.message + "\n";
+  for (const auto& e : c.equivalence) out += "warning: not comparable: " + report::difference_text(e) + "\n";
+  for (const auto h : c.hints) out += "hint: " + report::hint_text(h) + "\n";
+  for (const auto& v : gate.violations) out += "FAIL " + v.rule + ": " + report::violation_text(v) + "\n";
   if (!gate.rules.empty() && gate.violations.empty()) out += "gate: all --fail-if rules passed\n";
   return out;
 }
 
-}  // namespace sb::analyze
+}  // namespace sb::report

@@ -8,14 +8,14 @@
 #include "report/analysis_json.hpp"
 #include "analyze/compare.hpp"
 
-namespace sb::analyze {
+namespace sb::report {
 
-std::string console_report(const results::Run& run, const RunAnalysis& a);
-std::string console_compare(const results::Run& baseline, const results::Run& tuned, const Comparison& c,
+std::string console_report(const results::Run& run, const analyze::RunAnalysis& a);
+std::string console_compare(const results::Run& baseline, const results::Run& tuned, const analyze::Comparison& c,
                             const GateResult& gate);
 
 // One horizontal-bar chart: one row per stage, bars scaled to the largest value.
 std::string text_chart(const std::string& title, const std::vector<std::string>& row_labels,
                        const std::vector<double>& values, int marked_row, int width = 40);
 
-}  // namespace sb::analyze
+}  // namespace sb::report

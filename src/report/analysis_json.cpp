@@ -3,7 +3,9 @@
 #include <cmath>
 #include <cstdint>
 
-namespace sb::analyze {
+#include "report/analysis_text.hpp"
+
+namespace sb::report {
 namespace {
 
 using nlohmann::ordered_json;
@@ -23,7 +25,7 @@ ordered_json load_num(double v) {
 ordered_json opt(const std::optional<double>& v) { return v ? num(*v) : ordered_json(nullptr); }
 
 const char* load_key(const results::Run& run) {
-  return run.load_mode == "concurrency" ? "max_concurrency" : "request_rate";
+  return run.load_mode == LoadMode::concurrency ? "max_concurrency" : "request_rate";
 }
 
 ordered_json stage_ref(const results::Run& run, std::optional<std::size_t> i) {
@@ -36,7 +38,7 @@ ordered_json stage_ref(const results::Run& run, std::optional<std::size_t> i) {
   return j;
 }
 
-ordered_json capacity_json(const RunAnalysis& a) {
+ordered_json capacity_json(const analyze::RunAnalysis& a) {
   ordered_json j = ordered_json::object();
   if (a.replicas) {
     const auto& r = *a.replicas;
@@ -49,17 +51,17 @@ ordered_json capacity_json(const RunAnalysis& a) {
   return j;
 }
 
-ordered_json slo_json(const results::Run& run, const RunAnalysis& a) {
+ordered_json slo_json(const results::Run& run, const analyze::RunAnalysis& a) {
   if (!a.slo) return nullptr;
   ordered_json j;
   j["highest_stage_meeting_slo"] = stage_ref(run, a.slo->stage);
   j["missing_metrics"] = a.slo->missing;
   j["goodput"] = opt(a.slo->goodput);
-  j["goodput_source"] = a.slo->goodput_source;
+  j["goodput_source"] = report::goodput_source_text(*a.slo);
   return j;
 }
 
-ordered_json delta_json(const MetricDelta& d) {
+ordered_json delta_json(const analyze::MetricDelta& d) {
   ordered_json j;
   j["metric"] = d.metric;
   j["baseline"] = opt(d.baseline);
@@ -69,21 +71,22 @@ ordered_json delta_json(const MetricDelta& d) {
   j["higher_is_better"] = d.higher_is_better;
   j["significance"] = to_string(d.significance);
   j["ci"] = d.ci ? ordered_json::array({d.ci->low, d.ci->high}) : ordered_json(nullptr);
-  j["note"] = d.note;
+  j["note"] = report::judgement_text(d);
   return j;
 }
 
 }  // namespace
 
-ordered_json run_analysis_json(const results::Run& run, const RunAnalysis& a) {
+ordered_json run_analysis_json(const results::Run& run, const analyze::RunAnalysis& a) {
   ordered_json j;
   j["source"] = run.source;
   j["label"] = run.label;
   j["format"] = run.format;
-  j["load_mode"] = run.load_mode;
+  j["load_mode"] = to_string(run.load_mode);
   j["knee"] = stage_ref(run, a.curve.knee);
-  if (a.curve.knee) j["knee"]["reason"] = a.curve.knee_reason;
-  j["knee_reason"] = a.curve.knee_reason;
+  const std::string knee_reason = report::knee_reason_text(a.curve);
+  if (a.curve.knee) j["knee"]["reason"] = knee_reason;
+  j["knee_reason"] = knee_reason;
   j["peak"] = stage_ref(run, a.curve.peak);
   j["ttft_rise"] = stage_ref(run, a.curve.ttft_rise);
   ordered_json regions = ordered_json::array();
@@ -91,18 +94,19 @@ ordered_json run_analysis_json(const results::Run& run, const RunAnalysis& a) {
     regions.push_back({{"stage_index", run.stages[i].stage_index},
                        {load_key(run), load_num(run.stages[i].load_value)},
                        {"region", to_string(a.curve.regions[i].region)},
-                       {"reason", a.curve.regions[i].reason}});
+                       {"reason", report::region_reason_text(a.curve.regions[i])}});
   }
   j["regions"] = std::move(regions);
   j["capacity"] = capacity_json(a);
   j["slo"] = slo_json(run, a);
   ordered_json w = ordered_json::array();
-  for (const auto& x : a.warnings) w.push_back({{"kind", x.kind}, {"stage", x.stage}, {"message", x.message}});
+  for (const auto& x : a.warnings)
+    w.push_back({{"kind", to_string(x.kind)}, {"stage", x.stage}, {"message", report::warning_text(x)}});
   j["warnings"] = std::move(w);
   return j;
 }
 
-ordered_json report_json(const std::vector<results::Run>& runs, const std::vector<RunAnalysis>& as) {
+ordered_json report_json(const std::vector<results::Run>& runs, const std::vector<analyze::RunAnalysis>& as) {
   ordered_json j;
   j["schema_version"] = 1;
   j["kind"] = "servebench.analysis";
@@ -111,16 +115,16 @@ ordered_json report_json(const std::vector<results::Run>& runs, const std::vecto
   return j;
 }
 
-ordered_json compare_json(const results::Run& baseline, const results::Run& tuned, const Comparison& c,
+ordered_json compare_json(const results::Run& baseline, const results::Run& tuned, const analyze::Comparison& c,
                           const GateResult& gate) {
   ordered_json j;
   j["schema_version"] = 1;
   j["kind"] = "servebench.comparison";
   j["baseline"] = {{"source", baseline.source}, {"label", baseline.label}};
   j["tuned"] = {{"source", tuned.source}, {"label", tuned.label}};
-  j["load_mode"] = c.load_mode;
+  j["load_mode"] = to_string(c.load_mode);
   j["comparable"] = c.equivalence.empty();
-  j["equivalence_warnings"] = c.equivalence;
+  j["equivalence_warnings"] = report::difference_texts(c.equivalence);
   ordered_json stages = ordered_json::array();
   for (const auto& sc : c.stages) {
     ordered_json s;
@@ -135,15 +139,16 @@ ordered_json compare_json(const results::Run& baseline, const results::Run& tune
   auto knee_load = [](const std::optional<double>& v) { return v ? load_num(*v) : ordered_json(nullptr); };
   j["knee_shift"] = {{"baseline", knee_load(c.baseline_knee_load)}, {"tuned", knee_load(c.tuned_knee_load)}};
   j["peak_rps"] = {{"baseline", c.baseline_peak_rps}, {"tuned", c.tuned_peak_rps}};
-  j["hints"] = c.hints;
+  j["hints"] = report::hint_texts(c.hints);
   ordered_json g;
   g["rules"] = ordered_json::array();
   for (const auto& r : gate.rules) g["rules"].push_back(r.text);
   g["violations"] = ordered_json::array();
-  for (const auto& v : gate.violations) g["violations"].push_back({{"rule", v.rule}, {"message", v.message}});
+  for (const auto& v : gate.violations)
+    g["violations"].push_back({{"rule", v.rule}, {"message", report::violation_text(v)}});
   g["passed"] = gate.violations.empty();
   j["gate"] = std::move(g);
   return j;
 }
 
-}  // namespace sb::analyze
+}  // namespace sb::report

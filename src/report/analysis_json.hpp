@@ -8,17 +8,17 @@
 #include "analyze/compare.hpp"
 #include "analyze/gate.hpp"
 
-namespace sb::analyze {
+namespace sb::report {
 
-nlohmann::ordered_json run_analysis_json(const results::Run& run, const RunAnalysis& a);
-nlohmann::ordered_json report_json(const std::vector<results::Run>& runs, const std::vector<RunAnalysis>& as);
+nlohmann::ordered_json run_analysis_json(const results::Run& run, const analyze::RunAnalysis& a);
+nlohmann::ordered_json report_json(const std::vector<results::Run>& runs, const std::vector<analyze::RunAnalysis>& as);
 
 struct GateResult {
-  std::vector<GateRule> rules;
-  std::vector<GateViolation> violations;
+  std::vector<analyze::GateRule> rules;
+  std::vector<analyze::GateViolation> violations;
 };
 
 nlohmann::ordered_json compare_json(const results::Run& baseline, const results::Run& tuned,
-                                    const Comparison& c, const GateResult& gate);
+                                    const analyze::Comparison& c, const GateResult& gate);
 
-}  // namespace sb::analyze
+}  // namespace sb::report

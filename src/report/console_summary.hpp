@@ -1,6 +1,7 @@
 #pragma once
-// vLLM's "Serving Benchmark Result" block, byte for byte (spec §7), so scripts that scrape vLLM's
-// stdout read ours; then servebench's own lines (schedule lag, saturation, errors by category).
+// vLLM's "Serving Benchmark Result" block, byte for byte (as vllm/benchmarks/serve.py prints it), so
+// scripts that scrape vLLM's stdout read ours; then servebench's own lines (schedule lag, saturation,
+// errors by category).
 #include <string>
 #include <vector>
 
@@ -19,7 +20,7 @@ struct ConsoleOptions {
   std::vector<std::string> percentile_metrics{"ttft", "tpot", "itl"};  // --percentile-metrics
   std::vector<double> metric_percentiles{99};                          // in the order given
   bool goodput = false;        // --goodput given: print the goodput row
-  bool has_tokenizer = true;   // vLLM [N] prints token rows only with a tokenizer
+  bool has_tokenizer = true;   // vLLM prints token rows only with a tokenizer
 };
 
 // vLLM's traffic lines printed before a stage starts ("Traffic request rate: inf", burstiness,

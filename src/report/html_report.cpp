@@ -6,7 +6,7 @@
 
 #include "report/html_assets.hpp"
 
-namespace sb::html {
+namespace sb::report {
 namespace {
 
 using nlohmann::json;
@@ -94,7 +94,7 @@ std::string render(const Document& doc) {
   data["runs"] = json::array();
   for (const auto& r : doc.runs) data["runs"].push_back(run_json(r));
   std::string out = "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n<title>" + escape(doc.title) +
-                    "</title>\n<style>" + assets::uplot_css + "\n" + report_css + "</style>\n</head><body>\n";
+                    "</title>\n<style>" + uplot_css + "\n" + report_css + "</style>\n</head><body>\n";
   out += "<h1>" + escape(doc.title) + "</h1>\n";
   if (doc.comparison) {
     out += "<h2>comparison</h2>\n" + table_html(doc.comparison->header, doc.comparison->rows, "compare");
@@ -107,8 +107,8 @@ std::string render(const Document& doc) {
   out += "<div id=\"charts\"></div>\n";
   for (const auto& r : doc.runs) out += run_section(doc, r);
   out += "<script type=\"application/json\" id=\"sb-data\">" + script_safe(data.dump()) + "</script>\n";
-  out += std::string("<script>") + assets::uplot_js + "</script>\n<script>" + report_script + "</script>\n";
+  out += std::string("<script>") + uplot_js + "</script>\n<script>" + report_js + "</script>\n";
   return out + "</body></html>\n";
 }
 
-}  // namespace sb::html
+}  // namespace sb::report

@@ -1,14 +1,14 @@
 #pragma once
 // Self-contained HTML report (works offline): data as embedded JSON, uPlot (html_assets.hpp) for the
-// charts, a small script (html_script.cpp) that draws the curves, the knee markers and the shaded
-// regions. A reporter: it formats what it is given and computes nothing.
+// charts, the page's script (html_report.js, embedded at build time) that draws the curves, the knee
+// markers and the shaded regions. A reporter: it formats what it is given and computes nothing.
 #include <cstddef>
 #include <map>
 #include <optional>
 #include <string>
 #include <vector>
 
-namespace sb::html {
+namespace sb::report {
 
 struct RunView {
   std::string label;
@@ -39,14 +39,10 @@ struct Document {
   std::vector<std::string> notes;     // compare: equivalence warnings, hints, gate results
 };
 
-// Chart keys the script knows (see html_script.cpp): request_throughput, output_throughput,
+// Chart keys the script knows (see html_report.js): request_throughput, output_throughput,
 // total_token_throughput, ttft_p50, ttft_p99, tpot_p50, itl_p99.
 std::string render(const Document& doc);
 
 std::string escape(const std::string& text);  // HTML text/attribute escaping
 
-// The chart script (html_script.cpp).
-extern const char* const report_script;
-extern const char* const report_css;
-
-}  // namespace sb::html
+}  // namespace sb::report

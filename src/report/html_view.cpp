@@ -6,44 +6,63 @@
 
 #include <fmt/format.h>
 
-namespace sb::analyze {
+#include "report/analysis_text.hpp"
+
+namespace sb::report {
 namespace {
 
-const char* const kChartKeys[] = {"request_throughput", "output_throughput", "total_token_throughput",
-                                  "ttft_p50", "ttft_p99", "tpot_p50", "itl_p99"};
+using results::Metric;
+
+// The series the chart script draws (html_report.hpp), by the key it knows them by.
+struct ChartSeries {
+  const char* key;
+  std::optional<double> (*value)(const results::Stage&);
+};
+
+constexpr ChartSeries kChartSeries[] = {
+    {"request_throughput", [](const results::Stage& s) -> std::optional<double> { return s.request_throughput; }},
+    {"output_throughput", [](const results::Stage& s) -> std::optional<double> { return s.output_throughput; }},
+    {"total_token_throughput",
+     [](const results::Stage& s) -> std::optional<double> { return s.total_token_throughput; }},
+    {"ttft_p50", [](const results::Stage& s) { return s.percentile(Metric::ttft, 50); }},
+    {"ttft_p99", [](const results::Stage& s) { return s.percentile(Metric::ttft, 99); }},
+    {"tpot_p50", [](const results::Stage& s) { return s.percentile(Metric::tpot, 50); }},
+    {"itl_p99", [](const results::Stage& s) { return s.percentile(Metric::itl, 99); }},
+};
 
 std::string num(std::optional<double> v) { return v ? fmt::format("{:.2f}", *v) : "-"; }
 
-std::string knee_text(const results::Run& run, const CurveAnalysis& c) {
-  if (!c.knee) return c.knee_reason;
-  return fmt::format("knee at {} {:g} ({:.2f} req/s)", run.load_mode, run.stages[*c.knee].load_value,
+std::string knee_text(const results::Run& run, const analyze::CurveAnalysis& c) {
+  if (!c.knee) return report::knee_reason_text(c);
+  return fmt::format("knee at {} {:g} ({:.2f} req/s)", to_string(run.load_mode), run.stages[*c.knee].load_value,
                      run.stages[*c.knee].request_throughput);
 }
 
 // A stage with an unlimited rate has no place on a numeric axis: it is drawn at `unlimited_x` (one
 // step past the highest tested rate, labelled "inf" by the page) so the curve still shows where the
 // server ends up when nothing holds the load back. Without such a stand-in it stays in the table only.
-html::RunView run_view(const results::Run& run, const RunAnalysis& a, std::optional<double> unlimited_x) {
-  html::RunView v;
+RunView run_view(const results::Run& run, const analyze::RunAnalysis& a, std::optional<double> unlimited_x) {
+  RunView v;
   v.label = run.label;
   v.knee_text = knee_text(run, a.curve);
   v.config_json = run.config_json;
-  v.warnings = warning_lines(a.warnings);
+  v.warnings = report::warning_lines(a.warnings);
   for (std::size_t i = 0; i < run.stages.size(); ++i) {
     const auto& s = run.stages[i];
     const std::string region = i < a.curve.regions.size() ? to_string(a.curve.regions[i].region) : "";
     v.table_rows.push_back({std::isinf(s.load_value) ? "inf" : fmt::format("{:g}", s.load_value),
                             fmt::format("{:.2f}", s.request_throughput), fmt::format("{:.1f}", s.output_throughput),
-                            num(s.value("ttft_p50")), num(s.value("ttft_p99")), num(s.value("tpot_p50")),
-                            num(s.value("itl_p99")), std::to_string(s.failed), region});
-    if (i < a.curve.regions.size()) v.region_reasons.push_back(a.curve.regions[i].reason);
+                            num(s.percentile(Metric::ttft, 50)), num(s.percentile(Metric::ttft, 99)),
+                            num(s.percentile(Metric::tpot, 50)), num(s.percentile(Metric::itl, 99)),
+                            std::to_string(s.failed), region});
+    if (i < a.curve.regions.size()) v.region_reasons.push_back(report::region_reason_text(a.curve.regions[i]));
     const bool finite = std::isfinite(s.load_value);
     if (!finite && !unlimited_x) continue;
     if (a.curve.knee && *a.curve.knee == i) v.knee = v.x.size();
     if (a.curve.ttft_rise && *a.curve.ttft_rise == i) v.ttft_rise = v.x.size();
     v.x.push_back(finite ? s.load_value : *unlimited_x);
     v.regions.push_back(region);
-    for (const char* key : kChartKeys) v.metrics[key].push_back(s.value(key).value_or(NAN));
+    for (const ChartSeries& c : kChartSeries) v.metrics[c.key].push_back(c.value(s).value_or(NAN));
   }
   return v;
 }
@@ -65,9 +84,9 @@ std::optional<double> unlimited_position(const std::vector<results::Run>& runs) 
 
 }  // namespace
 
-html::Document html_document(const std::vector<results::Run>& runs, const std::vector<RunAnalysis>& analyses) {
-  html::Document d;
-  d.x_label = !runs.empty() && runs[0].load_mode == "request_rate" ? "request rate (req/s)" : "concurrency";
+Document html_document(const std::vector<results::Run>& runs, const std::vector<analyze::RunAnalysis>& analyses) {
+  Document d;
+  d.x_label = !runs.empty() && runs[0].load_mode == LoadMode::request_rate ? "request rate (req/s)" : "concurrency";
   d.table_header = {"load", "req/s", "out tok/s", "TTFT p50", "TTFT p99", "TPOT p50", "ITL p99", "failed", "region"};
   d.unlimited_x = unlimited_position(runs);
   double lo = INFINITY, hi = 0;
@@ -79,11 +98,11 @@ html::Document html_document(const std::vector<results::Run>& runs, const std::v
   return d;
 }
 
-html::Document html_compare_document(const std::vector<results::Run>& runs, const std::vector<RunAnalysis>& analyses,
-                                     const Comparison& c, const GateResult& gate) {
-  html::Document d = html_document(runs, analyses);
+Document html_compare_document(const std::vector<results::Run>& runs, const std::vector<analyze::RunAnalysis>& analyses,
+                                     const analyze::Comparison& c, const GateResult& gate) {
+  Document d = html_document(runs, analyses);
   d.title = "servebench compare";
-  html::Table t;
+  Table t;
   t.header = {"load", "metric", "baseline", "tuned", "change", "relative", "significance"};
   for (const auto& sc : c.stages) {
     for (const auto& m : sc.deltas) {
@@ -97,10 +116,10 @@ html::Document html_compare_document(const std::vector<results::Run>& runs, cons
   auto knee = [](const std::optional<double>& v) { return v ? fmt::format("{:g}", *v) : std::string("none in range"); };
   d.notes.push_back(fmt::format("knee: {} -> {}; peak req/s: {:.2f} -> {:.2f}", knee(c.baseline_knee_load),
                                 knee(c.tuned_knee_load), c.baseline_peak_rps, c.tuned_peak_rps));
-  for (const auto& e : c.equivalence) d.notes.push_back("not comparable: " + e);
-  for (const auto& h : c.hints) d.notes.push_back("hint: " + h);
-  for (const auto& v : gate.violations) d.notes.push_back("FAIL " + v.rule + ": " + v.message);
+  for (const auto& e : c.equivalence) d.notes.push_back("not comparable: " + report::difference_text(e));
+  for (const auto h : c.hints) d.notes.push_back("hint: " + report::hint_text(h));
+  for (const auto& v : gate.violations) d.notes.push_back("FAIL " + v.rule + ": " + report::violation_text(v));
   return d;
 }
 
-}  // namespace sb::analyze
+}  // namespace sb::report

@@ -8,12 +8,12 @@
 #include "analyze/compare.hpp"
 #include "report/html_report.hpp"
 
-namespace sb::analyze {
+namespace sb::report {
 
-html::Document html_document(const std::vector<results::Run>& runs, const std::vector<RunAnalysis>& analyses);
+Document html_document(const std::vector<results::Run>& runs, const std::vector<analyze::RunAnalysis>& analyses);
 
 // The report of both runs overlaid, with the before/after table on top.
-html::Document html_compare_document(const std::vector<results::Run>& runs, const std::vector<RunAnalysis>& analyses,
-                                     const Comparison& c, const GateResult& gate);
+Document html_compare_document(const std::vector<results::Run>& runs, const std::vector<analyze::RunAnalysis>& analyses,
+                                     const analyze::Comparison& c, const GateResult& gate);
 
-}  // namespace sb::analyze
+}  // namespace sb::report

@@ -6,7 +6,10 @@
 #include <cmath>
 #include <map>
 
-namespace sb::trace {
+namespace sb::report {
+
+using namespace sb::trace;  // the trace model this formatter renders
+
 namespace {
 
 using nlohmann::ordered_json;
@@ -217,4 +220,4 @@ nlohmann::ordered_json report_json(const KernelReport& r) {
   return j;
 }
 
-}  // namespace sb::trace
+}  // namespace sb::report

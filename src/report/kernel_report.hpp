@@ -12,15 +12,15 @@
 #include "trace/kernel_event.hpp"
 #include "trace/rank.hpp"
 
-namespace sb::trace {
+namespace sb::report {
 
 struct KernelReport {
-  const KernelTrace* trace = nullptr;
-  std::vector<KernelRank> ranks;          // whole trace, already grouped (--by)
-  std::vector<CategoryTotal> categories;  // whole trace
-  std::optional<Alignment> alignment;     // with --results
-  std::string alignment_note;             // why there is no alignment, or what was left out
-  std::vector<Finding> findings;
+  const sb::trace::KernelTrace* trace = nullptr;
+  std::vector<sb::trace::KernelRank> ranks;          // whole trace, already grouped (--by)
+  std::vector<sb::trace::CategoryTotal> categories;  // whole trace
+  std::optional<sb::trace::Alignment> alignment;     // with --results
+  std::string alignment_note;                        // why there is no alignment, or what was left out
+  std::vector<sb::trace::Finding> findings;
   std::size_t top = 10;
   bool by_category = false;  // --by category: category rows instead of kernel rows
 };
@@ -28,14 +28,15 @@ struct KernelReport {
 // Column-aligned table: first column left, the rest right, two blanks between columns.
 std::string render_table(const std::vector<std::string>& header, const std::vector<std::vector<std::string>>& rows);
 
-std::string ranking_text(const KernelReport& r);               // kernels (or categories) of the whole trace
-std::string stages_text(const Alignment& a, std::size_t top);  // per-stage busy, top kernels, category mix
-std::string findings_text(const std::vector<Finding>& findings);
+std::string ranking_text(const KernelReport& r);  // kernels (or categories) of the whole trace
+// Per-stage busy time, top kernels and category mix.
+std::string stages_text(const sb::trace::Alignment& a, std::size_t top);
+std::string findings_text(const std::vector<sb::trace::Finding>& findings);
 std::string report_text(const KernelReport& r);  // all of the above, in order
 
 // Labels of the `top` groups with the most time over all stages.
-std::vector<std::string> top_stage_groups(const Alignment& a, std::size_t top);
+std::vector<std::string> top_stage_groups(const sb::trace::Alignment& a, std::size_t top);
 
 nlohmann::ordered_json report_json(const KernelReport& r);
 
-}  // namespace sb::trace
+}  // namespace sb::report

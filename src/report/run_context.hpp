@@ -24,7 +24,7 @@ struct RunContext {
   std::vector<double> metric_percentiles{99};
   std::vector<std::string> percentile_metrics{"ttft", "tpot", "itl"};
   std::map<std::string, double> goodput_slo_ms;      // ttft/tpot/e2el -> ms
-  // --ramp-up-strategy (vLLM §4.4): "" = none, else linear | exponential; rates are integers.
+  // --ramp-up-strategy (as in vllm/benchmarks/serve.py): "" = none, else linear | exponential; rates are integers.
   std::string ramp_up_strategy;
   double ramp_up_start_rps = 0, ramp_up_end_rps = 0;
   std::vector<std::pair<std::string, std::string>> metadata;  // --metadata K=V, in order

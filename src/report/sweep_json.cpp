@@ -132,7 +132,7 @@ ordered_json sweep_json(const RunContext& ctx, const std::vector<StageSummary>& 
   ordered_json arr = ordered_json::array();
   for (const StageSummary& s : stages) arr.push_back(sweep_stage_json(ctx, s));
   j["stages"] = std::move(arr);
-  j["analysis"] = nullptr;
+  j["analysis"] = meta.analysis;
   return j;
 }
 

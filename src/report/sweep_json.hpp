@@ -1,6 +1,7 @@
 #pragma once
 // The sweep document of docs/results-format.md §1-2 (`--output-json`): the whole run in one file,
-// rewritten after every stage (atomically) so a crash or Ctrl-C keeps the finished stages.
+// rewritten after every stage (atomically) so a crash or Ctrl-C keeps the finished stages. The only
+// writer of the document: the final write carries the analysis too.
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -17,6 +18,7 @@ struct SweepMeta {
   std::int64_t created_unix_s = 0;         // when the document is written
   bool aborted = false;                    // run stopped by Ctrl-C
   std::optional<std::string> requests_file;  // per-request JSONL, relative to the document's folder
+  nlohmann::ordered_json analysis{};       // the run's analysis (report/analysis_json.hpp); null = none yet
 };
 
 nlohmann::ordered_json sweep_json(const RunContext& ctx, const std::vector<StageSummary>& stages,

@@ -1,7 +1,6 @@
 #include "results/result_reader.hpp"
 
 #include <algorithm>
-#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <limits>
@@ -10,12 +9,15 @@
 #include <nlohmann/json.hpp>
 
 #include "core/error.hpp"
+#include "results/json_fields.hpp"
 
 namespace sb::results {
 namespace {
 
 using nlohmann::json;
-constexpr double kInf = std::numeric_limits<double>::infinity();
+using detail::number_or;
+using detail::parse_json;
+using detail::string_or;
 
 std::string read_file(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
@@ -23,65 +25,6 @@ std::string read_file(const std::string& path) {
   std::ostringstream ss;
   ss << in.rdbuf();
   return ss.str();
-}
-
-// nlohmann reports a byte offset; users want a line.
-json parse_json(std::string_view text, const std::string& where) {
-  try {
-    return json::parse(text.begin(), text.end());
-  } catch (const json::parse_error& e) {
-    std::size_t line = 1 + static_cast<std::size_t>(
-        std::count(text.begin(), text.begin() + std::min(e.byte, text.size()), '\n'));
-    throw UserError(where + ":" + std::to_string(line) + ": malformed JSON (" + e.what() + ")");
-  }
-}
-
-double number_or(const json& j, const char* key, double fallback) {
-  auto it = j.find(key);
-  if (it == j.end() || it->is_null()) return fallback;
-  if (it->is_string()) return it->get<std::string>() == "inf" ? kInf : fallback;
-  return it->is_number() ? it->get<double>() : fallback;
-}
-
-std::string string_or(const json& j, const char* key, std::string fallback = "") {
-  auto it = j.find(key);
-  return (it != j.end() && it->is_string()) ? it->get<std::string>() : fallback;
-}
-
-void require_number(const json& j, const char* key, const std::string& where) {
-  auto it = j.find(key);
-  if (it == j.end() || !it->is_number())
-    throw UserError(where + ": missing or non-numeric key \"" + key + "\"");
-}
-
-// The vLLM result keys shared by a sweep stage and a vLLM file.
-Stage read_vllm_keys(const json& j, const std::string& where) {
-  for (const char* k : {"duration", "completed", "request_throughput", "output_throughput"})
-    require_number(j, k, where);
-  Stage s;
-  s.request_rate = number_or(j, "request_rate", kInf);
-  if (auto it = j.find("max_concurrency"); it != j.end() && it->is_number_integer())
-    s.max_concurrency = it->get<int>();
-  s.num_prompts = static_cast<int>(number_or(j, "num_prompts", 0));
-  s.completed = static_cast<int>(number_or(j, "completed", 0));
-  s.failed = static_cast<int>(number_or(j, "failed", 0));
-  s.duration_s = number_or(j, "duration", 0);
-  s.request_throughput = number_or(j, "request_throughput", 0);
-  s.output_throughput = number_or(j, "output_throughput", 0);
-  s.total_token_throughput = number_or(j, "total_token_throughput", -1);
-  if (s.total_token_throughput < 0) {
-    // Files older than ~v0.6 have no total_token_throughput: it is every token over the duration.
-    const double tokens = number_or(j, "total_input_tokens", 0) + number_or(j, "total_output_tokens", 0);
-    s.total_token_throughput = s.duration_s > 0 ? tokens / s.duration_s : 0;
-  }
-  // v0.8-era files spell the goodput key with a trailing colon (a typo upstream).
-  for (const char* key : {"request_goodput", "request_goodput:"}) {
-    if (auto it = j.find(key); it != j.end() && it->is_number()) s.request_goodput = it->get<double>();
-  }
-  for (const auto& [k, v] : j.items()) {
-    if (v.is_number() && k.size() > 3 && k.ends_with("_ms")) s.latency_ms[k] = v.get<double>();
-  }
-  return s;
 }
 
 void read_servebench_block(const json& sb, Stage& s) {
@@ -100,17 +43,9 @@ void read_servebench_block(const json& sb, Stage& s) {
   };
   s.input_len_mean = delivered_mean("input_len");
   s.output_len_mean = delivered_mean("output_len");
-}
-
-// Sorts stages by load; per-request samples refer to stages by their run-order stage_index, which
-// is mapped to the stage's new position.
-void sort_stages(Run& run) {
-  std::stable_sort(run.stages.begin(), run.stages.end(),
-                   [](const Stage& a, const Stage& b) { return a.load_value < b.load_value; });
-  std::map<int, int> position;
-  for (std::size_t i = 0; i < run.stages.size(); ++i) position[run.stages[i].stage_index] = static_cast<int>(i);
-  std::erase_if(run.requests, [&](const Request& r) { return !position.contains(r.stage); });
-  for (Request& r : run.requests) r.stage = position[r.stage];
+  for (auto [key, field] : {std::pair{"start_unix_s", &s.start_unix_s}, std::pair{"end_unix_s", &s.end_unix_s}}) {
+    if (auto it = sb.find(key); it != sb.end() && it->is_number()) *field = it->get<double>();
+  }
 }
 
 void load_requests_file(Run& run, const json& doc, const std::string& path) {
@@ -133,84 +68,74 @@ double ms_or_missing(const json& j, const char* key) {
   return (it != j.end() && it->is_number()) ? it->get<double>() : -1.0;
 }
 
-bool secret_key(std::string k) {
-  std::transform(k.begin(), k.end(), k.begin(), [](unsigned char c) { return std::tolower(c); });
-  return k.find("api_key") != std::string::npos || k.find("apikey") != std::string::npos ||
-         k.find("secret") != std::string::npos || k.find("password") != std::string::npos ||
-         k.find("authorization") != std::string::npos;
+// The document's load_mode: "concurrency" (also when absent), else a rate sweep.
+LoadMode load_mode_of(const json& doc) {
+  return string_or(doc, "load_mode", "concurrency") == "concurrency" ? LoadMode::concurrency : LoadMode::request_rate;
 }
 
-void redact(json& j, bool inside_headers) {
-  if (!j.is_object()) return;
-  for (auto& [k, v] : j.items()) {
-    if (inside_headers || secret_key(k)) {
-      if (!v.is_object()) v = "<redacted>";
-      else redact(v, true);
-    } else {
-      redact(v, k == "headers");
-    }
-  }
+// analysis.knee.stage_index of a document a run analysed itself.
+std::optional<int> knee_stage_index(const json& doc) {
+  const auto a = doc.find("analysis");
+  if (a == doc.end() || !a->is_object()) return std::nullopt;
+  const auto k = a->find("knee");
+  if (k == a->end() || !k->is_object()) return std::nullopt;
+  const auto i = k->find("stage_index");
+  if (i == k->end() || !i->is_number_integer()) return std::nullopt;
+  return i->get<int>();
 }
 
-// vLLM's --save-detailed arrays, when present, give per-request samples (seconds -> ms).
-void read_vllm_detail(const json& j, int stage, std::vector<Request>& out) {
-  auto ttfts = j.find("ttfts");
-  auto lens = j.find("output_lens");
-  if (ttfts == j.end() || lens == j.end() || !ttfts->is_array() || !lens->is_array()) return;
-  auto lat = j.find("latencies");
-  auto errs = j.find("errors");
-  for (std::size_t i = 0; i < ttfts->size() && i < lens->size(); ++i) {
-    Request r;
-    r.stage = stage;
-    r.output_tokens = (*lens)[i].get<int>();
-    bool has_err = errs != j.end() && errs->is_array() && i < errs->size() &&
-                   (*errs)[i].is_string() && !(*errs)[i].get<std::string>().empty();
-    r.ok = !has_err && r.output_tokens > 0;
-    r.ttft_ms = (*ttfts)[i].get<double>() * 1000.0;
-    if (lat != j.end() && lat->is_array() && i < lat->size()) {
-      r.e2el_ms = (*lat)[i].get<double>() * 1000.0;
-      if (r.output_tokens > 1) r.tpot_ms = (r.e2el_ms - r.ttft_ms) / (r.output_tokens - 1);
+// A folder stands for the *.json files in it (a folder of vLLM results, one per stage), in name order.
+std::vector<std::string> expand_folders(const std::vector<std::string>& paths) {
+  std::vector<std::string> out;
+  for (const std::string& p : paths) {
+    std::error_code ec;
+    if (!std::filesystem::is_directory(p, ec)) {
+      out.push_back(p);
+      continue;
     }
-    out.push_back(r);
+    std::vector<std::string> files;
+    for (const auto& e : std::filesystem::directory_iterator(p, ec))
+      if (e.is_regular_file() && e.path().extension() == ".json") files.push_back(e.path().string());
+    if (files.empty()) throw UserError(p + ": folder holds no .json result files");
+    std::sort(files.begin(), files.end());
+    out.insert(out.end(), files.begin(), files.end());
   }
+  return out;
+}
+
+[[noreturn]] void bad_windows(const std::string& source, const std::string& what) {
+  throw UserError(source + ": " + what);
+}
+
+double window_number(const json& sb, const char* key, const std::string& source, std::size_t i) {
+  const auto it = sb.find(key);
+  if (it == sb.end() || !it->is_number())
+    bad_windows(source, "stages[" + std::to_string(i) + "].servebench." + key + " missing or not a number");
+  return it->get<double>();
+}
+
+Stage read_window(const json& stage, const std::string& source, std::size_t i) {
+  const auto sb = stage.is_object() ? stage.find("servebench") : stage.end();
+  if (!stage.is_object() || sb == stage.end() || !sb->is_object())
+    bad_windows(source, "stages[" + std::to_string(i) +
+                            "] has no \"servebench\" object (not a servebench sweep document?)");
+  Stage s;
+  s.stage_index = sb->value("stage_index", static_cast<int>(i));
+  const auto lv = sb->find("load_value");
+  if (lv != sb->end() && lv->is_string() && lv->get<std::string>() == "inf")
+    s.load_value = std::numeric_limits<double>::infinity();
+  else
+    s.load_value = window_number(*sb, "load_value", source, i);
+  s.start_unix_s = window_number(*sb, "start_unix_s", source, i);
+  s.end_unix_s = window_number(*sb, "end_unix_s", source, i);
+  return s;
 }
 
 }  // namespace
 
-std::optional<double> Stage::value(std::string_view name) const {
-  if (name == "request_throughput") return request_throughput;
-  if (name == "output_throughput") return output_throughput;
-  if (name == "total_token_throughput") return total_token_throughput;
-  if (name == "request_goodput") return request_goodput;
-  std::string key(name);
-  // Alias "ttft_p99" / "ttft_p99_ms" -> "p99_ttft_ms"; "ttft_median" -> "median_ttft_ms".
-  if (!key.starts_with("p") && !key.starts_with("mean_") && !key.starts_with("median_") &&
-      !key.starts_with("std_")) {
-    if (key.ends_with("_ms")) key.resize(key.size() - 3);
-    auto us = key.rfind('_');
-    if (us == std::string::npos) return std::nullopt;
-    key = key.substr(us + 1) + "_" + key.substr(0, us) + "_ms";
-  }
-  if (!key.ends_with("_ms")) key += "_ms";
-  if (auto it = latency_ms.find(key); it != latency_ms.end()) return it->second;
-  if (key.starts_with("p50_")) {
-    if (auto it = latency_ms.find("median_" + key.substr(4)); it != latency_ms.end()) return it->second;
-  }
-  return std::nullopt;
-}
-
-int Run::find_stage(double load_value) const {
-  for (std::size_t i = 0; i < stages.size(); ++i) {
-    const double v = stages[i].load_value;
-    if (v == load_value || (std::isfinite(v) && std::abs(v - load_value) <= 1e-9 * std::max(1.0, std::abs(v))))
-      return static_cast<int>(i);
-  }
-  return -1;
-}
-
 std::string redact_config(std::string_view json_text) {
   json j = parse_json(json_text, "config");
-  redact(j, false);
+  detail::redact(j, false);
   return j.dump(2);
 }
 
@@ -248,11 +173,11 @@ Run parse_sweep(std::string_view text, const std::string& path) {
   Run run;
   run.source = path;
   run.format = "servebench.sweep";
-  run.load_mode = string_or(doc, "load_mode", "concurrency");
+  run.load_mode = load_mode_of(doc);
   run.aborted = doc.value("aborted", false);
   const json cfg = doc.value("config", json::object());
   json redacted = cfg;
-  redact(redacted, false);
+  detail::redact(redacted, false);
   run.config_json = redacted.dump(2);
   run.model = string_or(cfg, "model");
   run.backend = string_or(cfg, "backend");
@@ -263,82 +188,34 @@ Run parse_sweep(std::string_view text, const std::string& path) {
   if (!stages.is_array() || stages.empty()) throw UserError(path + ": sweep document has no stages");
   for (std::size_t i = 0; i < stages.size(); ++i) {
     const std::string where = path + ": stages[" + std::to_string(i) + "]";
-    Stage s = read_vllm_keys(stages[i], where);
+    Stage s = detail::read_vllm_keys(stages[i], where);
     s.stage_index = static_cast<int>(i);
-    s.load_value = run.load_mode == "concurrency" ? s.max_concurrency.value_or(0) : s.request_rate;
+    s.load_value = run.load_mode == LoadMode::concurrency ? s.max_concurrency.value_or(0) : s.request_rate;
     if (auto it = stages[i].find("servebench"); it != stages[i].end() && it->is_object())
       read_servebench_block(*it, s);
     run.stages.push_back(std::move(s));
   }
+  run.knee_stage_index = knee_stage_index(doc);
   load_requests_file(run, doc, path);
   sort_stages(run);
   return run;
 }
 
-std::vector<Run> group_vllm(const std::vector<std::pair<std::string, std::string>>& path_texts) {
-  std::vector<Run> runs;
-  std::map<std::string, std::size_t> by_key;
-  for (const auto& [path, text] : path_texts) {
-    json j = parse_json(text, path);
-    if (!j.is_object()) throw UserError(path + ": not a JSON object");
-    Stage s = read_vllm_keys(j, path);
-    const std::string backend = string_or(j, "backend", string_or(j, "endpoint_type"));
-    const std::string model = string_or(j, "model_id");
-    const std::string label = string_or(j, "label", backend + " " + model);
-    auto [it, fresh] = by_key.emplace(label + "\n" + backend + "\n" + model, runs.size());
-    if (fresh) {
-      Run r;
-      r.source = path;
-      r.format = "vllm";
-      r.label = label;
-      r.model = model;
-      r.backend = backend;
-      json cfg = {{"backend", backend}, {"model", model}, {"burstiness", number_or(j, "burstiness", 1)}};
-      r.config_json = cfg.dump(2);
-      runs.push_back(std::move(r));
-    }
-    Run& run = runs[it->second];
-    s.stage_index = static_cast<int>(run.stages.size());
-    read_vllm_detail(j, s.stage_index, run.requests);
-    run.stages.push_back(std::move(s));
-  }
-  for (Run& run : runs) {
-    // Several max_concurrency values under an unlimited rate = a concurrency sweep; else a rate sweep.
-    bool concurrency_sweep = std::all_of(run.stages.begin(), run.stages.end(), [](const Stage& s) {
-      return s.max_concurrency.has_value() && std::isinf(s.request_rate);
-    });
-    run.load_mode = concurrency_sweep ? "concurrency" : "request_rate";
-    for (Stage& s : run.stages)
-      s.load_value = concurrency_sweep ? *s.max_concurrency : s.request_rate;
-    sort_stages(run);
-    // vLLM files have no run order (a shell glob sorts "16" before "2"): number them by load.
-    for (std::size_t i = 0; i < run.stages.size(); ++i) run.stages[i].stage_index = static_cast<int>(i);
-  }
-  return runs;
+Run parse_sweep_windows(std::string_view text, const std::string& source) {
+  const json doc = json::parse(text, nullptr, /*allow_exceptions=*/false);
+  const std::string expected = " (expected a sweep document from 'servebench run --output-json')";
+  if (doc.is_discarded() || !doc.is_object()) bad_windows(source, "not a JSON object" + expected);
+  const auto st = doc.find("stages");
+  if (st == doc.end() || !st->is_array()) bad_windows(source, "no \"stages\" array" + expected);
+  Run run;
+  run.source = source;
+  run.format = "servebench.sweep";
+  run.load_mode = load_mode_of(doc);
+  for (std::size_t i = 0; i < st->size(); ++i) run.stages.push_back(read_window((*st)[i], source, i));
+  if (run.stages.empty()) bad_windows(source, "the sweep has no stages");
+  run.knee_stage_index = knee_stage_index(doc);
+  return run;
 }
-
-namespace {
-
-// A folder stands for the *.json files in it (a folder of vLLM results, one per stage), in name order.
-std::vector<std::string> expand_folders(const std::vector<std::string>& paths) {
-  std::vector<std::string> out;
-  for (const std::string& p : paths) {
-    std::error_code ec;
-    if (!std::filesystem::is_directory(p, ec)) {
-      out.push_back(p);
-      continue;
-    }
-    std::vector<std::string> files;
-    for (const auto& e : std::filesystem::directory_iterator(p, ec))
-      if (e.is_regular_file() && e.path().extension() == ".json") files.push_back(e.path().string());
-    if (files.empty()) throw UserError(p + ": folder holds no .json result files");
-    std::sort(files.begin(), files.end());
-    out.insert(out.end(), files.begin(), files.end());
-  }
-  return out;
-}
-
-}  // namespace
 
 std::vector<Run> read_runs(const std::vector<std::string>& paths) {
   std::vector<Run> runs;

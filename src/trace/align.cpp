@@ -6,26 +6,17 @@
 #include <cmath>
 #include <limits>
 #include <map>
-#include <nlohmann/json.hpp>
 #include <set>
 #include <unordered_map>
 
 #include "core/error.hpp"
+#include "results/result_reader.hpp"
 
 namespace sb::trace {
 namespace {
 
-using nlohmann::json;
-
 [[noreturn]] void bad(std::string_view source, const std::string& what) {
   throw UserError(fmt::format("{}: {}", source, what));
-}
-
-double number_at(const json& obj, const char* key, std::string_view source, std::size_t i) {
-  const auto it = obj.find(key);
-  if (it == obj.end() || !it->is_number())
-    bad(source, fmt::format("stages[{}].servebench.{} missing or not a number", i, key));
-  return it->get<double>();
 }
 
 // Whole seconds and the fraction apart: s * 1e9 would land near 1e18, where a double's step is 128 ns.
@@ -37,36 +28,6 @@ std::int64_t unix_s_to_ns(double s) {
 std::string load_label(const std::string& mode, double value) {
   const std::string v = std::isinf(value) ? "inf" : fmt::format("{:g}", value);
   return (mode == "concurrency" ? "c=" : "rate=") + v;
-}
-
-StageWindow read_stage(const json& stage, const std::string& mode, std::string_view source, std::size_t i) {
-  const auto sb = stage.find("servebench");
-  if (!stage.is_object() || sb == stage.end() || !sb->is_object())
-    bad(source, fmt::format("stages[{}] has no \"servebench\" object (not a servebench sweep document?)", i));
-  StageWindow w;
-  w.stage_index = static_cast<int>(sb->value("stage_index", static_cast<int>(i)));
-  const auto lv = sb->find("load_value");
-  if (lv != sb->end() && lv->is_string() && lv->get<std::string>() == "inf")
-    w.load_value = std::numeric_limits<double>::infinity();
-  else
-    w.load_value = number_at(*sb, "load_value", source, i);
-  w.load_label = load_label(mode, w.load_value);
-  w.start_unix_ns = unix_s_to_ns(number_at(*sb, "start_unix_s", source, i));
-  w.end_unix_ns = unix_s_to_ns(number_at(*sb, "end_unix_s", source, i));
-  if (w.end_unix_ns <= w.start_unix_ns) bad(source, fmt::format("stages[{}] ends before it starts", i));
-  return w;
-}
-
-std::optional<std::size_t> knee_index(const json& doc, const SweepStages& out) {
-  const auto a = doc.find("analysis");
-  if (a == doc.end() || !a->is_object()) return std::nullopt;
-  const auto k = a->find("knee");
-  if (k == a->end() || !k->is_object() || !k->contains("stage_index") || !(*k)["stage_index"].is_number_integer())
-    return std::nullopt;
-  const int idx = (*k)["stage_index"].get<int>();
-  for (std::size_t i = 0; i < out.stages.size(); ++i)
-    if (out.stages[i].stage_index == idx) return i;
-  return std::nullopt;
 }
 
 // Union of [start, end) intervals already clipped to one stage, for one device.
@@ -162,19 +123,32 @@ StageKernels fill_stage(const KernelTrace& trace, const EventKeys& keys, const S
 
 }  // namespace
 
-SweepStages parse_sweep_stages(std::string_view json_text, std::string_view source) {
-  const json doc = json::parse(json_text, nullptr, false);
-  if (doc.is_discarded() || !doc.is_object())
-    bad(source, "not a JSON object (expected a sweep document from 'servebench run --output-json')");
-  const auto st = doc.find("stages");
-  if (st == doc.end() || !st->is_array())
-    bad(source, "no \"stages\" array (expected a sweep document from 'servebench run --output-json')");
+SweepStages sweep_stages(const results::Run& run) {
   SweepStages out;
-  out.load_mode = doc.value("load_mode", std::string("concurrency"));
-  for (std::size_t i = 0; i < st->size(); ++i) out.stages.push_back(read_stage((*st)[i], out.load_mode, source, i));
-  if (out.stages.empty()) bad(source, "the sweep has no stages");
-  out.knee = knee_index(doc, out);
+  out.load_mode = to_string(run.load_mode);
+  for (std::size_t i = 0; i < run.stages.size(); ++i) {
+    const results::Stage& s = run.stages[i];
+    if (!s.start_unix_s || !s.end_unix_s)
+      bad(run.source, fmt::format("stages[{}] has no wall-clock window (start_unix_s, end_unix_s)", i));
+    StageWindow w;
+    w.stage_index = s.stage_index;
+    w.load_value = s.load_value;
+    w.load_label = load_label(out.load_mode, s.load_value);
+    w.start_unix_ns = unix_s_to_ns(*s.start_unix_s);
+    w.end_unix_ns = unix_s_to_ns(*s.end_unix_s);
+    if (w.end_unix_ns <= w.start_unix_ns) bad(run.source, fmt::format("stages[{}] ends before it starts", i));
+    out.stages.push_back(std::move(w));
+  }
+  for (std::size_t i = 0; run.knee_stage_index && i < out.stages.size(); ++i)
+    if (out.stages[i].stage_index == *run.knee_stage_index) {
+      out.knee = i;
+      break;
+    }
   return out;
+}
+
+SweepStages parse_sweep_stages(std::string_view json_text, std::string_view source) {
+  return sweep_stages(results::parse_sweep_windows(json_text, std::string(source)));
 }
 
 std::optional<std::int64_t> resolve_unix_offset(const KernelTrace& trace, const ClockOverride& clock) {

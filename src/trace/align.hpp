@@ -10,6 +10,7 @@
 #include <string_view>
 #include <vector>
 
+#include "results/model.hpp"
 #include "trace/categories.hpp"
 #include "trace/kernel_event.hpp"
 
@@ -29,8 +30,12 @@ struct SweepStages {
   std::optional<std::size_t> knee;  // index into stages, when the document's analysis names one
 };
 
-// Reads only load_mode, stages[].servebench.{stage_index,load_value,start_unix_s,end_unix_s} and
-// analysis.knee.stage_index. UserError "SOURCE: what" when they are missing or malformed.
+// The stage windows of a run of the results model (start_unix_s and end_unix_s required), in the
+// run's stage order; the knee is the stage the run's own analysis named. UserError "SOURCE: what"
+// when a window is missing or ends before it starts.
+SweepStages sweep_stages(const results::Run& run);
+
+// sweep_stages of results::parse_sweep_windows(json_text, source): a sweep document's windows.
 SweepStages parse_sweep_stages(std::string_view json_text, std::string_view source);
 
 // How the user pinned the trace clock (flags --trace-offset-ns / --trace-start-unix), if at all.

@@ -57,7 +57,7 @@ TEST(Slo, HighestStageMeetingEverySlo) {
   EXPECT_EQ(*a.stage, 4u);
   EXPECT_NEAR(a.request_throughput, 32.0, 1e-9);
   EXPECT_FALSE(a.goodput.has_value());  // no per-request data, no --goodput
-  EXPECT_NE(a.goodput_source.find("not measurable"), std::string::npos);
+  EXPECT_EQ(a.goodput_source, GoodputSource::not_measurable);
   EXPECT_FALSE(highest_meeting_slo(run, parse_slos("tpot_p50_ms=10")).stage.has_value());
 }
 
@@ -76,7 +76,7 @@ TEST(Slo, GoodputFromPerRequestRecords) {
   ASSERT_TRUE(a.stage.has_value());
   EXPECT_EQ(*a.stage, 0u);
   ASSERT_TRUE(a.goodput.has_value());
-  EXPECT_EQ(a.goodput_source, "per-request records");
+  EXPECT_EQ(a.goodput_source, GoodputSource::per_request_records);
   EXPECT_NEAR(*a.goodput, run.stages[0].request_throughput, 1e-9);
   // A 210 ms TTFT limit per request keeps only part of stage 0: goodput strictly below throughput.
   auto tight = highest_meeting_slo(run, parse_slos("ttft_p50_ms=210"));

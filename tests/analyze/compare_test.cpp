@@ -35,11 +35,12 @@ TEST(Compare, BaselineVsTunedSignsAndSignificance) {
   const auto c = p.compare();
   ASSERT_EQ(c.stages.size(), 3u);
   EXPECT_TRUE(c.unmatched_loads.empty());
-  EXPECT_TRUE(c.equivalence.empty()) << c.equivalence.front();
+  EXPECT_TRUE(c.equivalence.empty());
   for (const auto& sc : c.stages) {
     const auto& ttft = metric(sc, "ttft_p99");
     EXPECT_LT(ttft.rel_change, 0) << sc.load_value;
-    EXPECT_EQ(ttft.significance, Significance::significant) << ttft.note;
+    EXPECT_EQ(ttft.significance, Significance::significant);
+    EXPECT_EQ(ttft.judgement, Judgement::bootstrap);
     EXPECT_LT(ttft.ci->high, 0);
     EXPECT_GT(metric(sc, "request_throughput").rel_change, 0);
     const auto& tpot = metric(sc, "tpot_p50");  // identical samples in both runs
@@ -51,6 +52,7 @@ TEST(Compare, BaselineVsTunedSignsAndSignificance) {
   const auto& rps32 = metric(c.stages[2], "request_throughput");
   EXPECT_NEAR(rps32.rel_change, 0.136, 0.02);
   EXPECT_EQ(rps32.significance, Significance::significant);
+  EXPECT_EQ(rps32.judgement, Judgement::bootstrap_littles_law);
   EXPECT_NEAR(metric(c.stages[2], "ttft_p50").rel_change, -0.5, 0.03);
 }
 
@@ -60,7 +62,7 @@ TEST(Compare, NoPerRequestDataCannotBeJudged) {
   ASSERT_FALSE(c.stages.empty());
   for (const auto& d : c.stages[0].deltas) {
     EXPECT_EQ(d.significance, Significance::cannot_judge);
-    EXPECT_NE(d.note.find("per-request records missing"), std::string::npos);
+    EXPECT_EQ(d.judgement, Judgement::no_request_records);
   }
   EXPECT_EQ(c.unmatched_loads, std::vector<double>{128});  // noisy stops at 64
   EXPECT_EQ(*c.baseline_knee_load, 16);
@@ -74,9 +76,13 @@ TEST(Compare, WorkloadNotEquivalent) {
   p.tuned.stages[1].num_prompts = 100;
   const auto c = p.compare();
   ASSERT_EQ(c.equivalence.size(), 3u);
-  EXPECT_NE(c.equivalence[0].find("model differs"), std::string::npos);
-  EXPECT_NE(c.equivalence[1].find("output length"), std::string::npos);
-  EXPECT_NE(c.equivalence[2].find("request count"), std::string::npos);
+  using Kind = WorkloadDifference::Kind;
+  EXPECT_EQ(c.equivalence[0].kind, Kind::model);
+  EXPECT_EQ(c.equivalence[0].tuned_text, "other-model");
+  EXPECT_EQ(c.equivalence[1].kind, Kind::output_length);
+  EXPECT_EQ(c.equivalence[1].tuned, 64);
+  EXPECT_EQ(c.equivalence[2].kind, Kind::request_count);
+  EXPECT_EQ(c.equivalence[2].tuned, 100);
 }
 
 TEST(Compare, WorkloadDifferenceAtSeveralStagesIsSaidOnce) {
@@ -84,12 +90,15 @@ TEST(Compare, WorkloadDifferenceAtSeveralStagesIsSaidOnce) {
   for (auto& s : p.tuned.stages) s.input_len_mean = 2 * s.input_len_mean.value_or(0);
   p.tuned.stages[1].output_len_mean = 64;
   const auto c = p.compare();
-  ASSERT_EQ(c.equivalence.size(), 2u) << c.equivalence.front();
-  std::string loads;
-  for (const auto& s : c.stages) loads += (loads.empty() ? "" : ", ") + fmt::format("{}", s.load_value);
-  EXPECT_EQ(c.equivalence[0], "loads " + loads + ": delivered input length differs (512 vs 1024 tokens)");
-  EXPECT_EQ(c.equivalence[1].rfind(fmt::format("load {}: delivered output length differs (", c.stages[1].load_value), 0), 0u)
-      << c.equivalence[1];
+  ASSERT_EQ(c.equivalence.size(), 2u);
+  std::vector<double> loads;
+  for (const auto& s : c.stages) loads.push_back(s.load_value);
+  EXPECT_EQ(c.equivalence[0].kind, WorkloadDifference::Kind::input_length);
+  EXPECT_EQ(c.equivalence[0].loads, loads);  // said once, with every load
+  EXPECT_EQ(c.equivalence[0].baseline, 512);
+  EXPECT_EQ(c.equivalence[0].tuned, 1024);
+  EXPECT_EQ(c.equivalence[1].kind, WorkloadDifference::Kind::output_length);
+  EXPECT_EQ(c.equivalence[1].loads, std::vector<double>{c.stages[1].load_value});
 }
 
 // Hints are read at the most loaded matched stage.
@@ -97,21 +106,17 @@ Comparison with_changes(double rps_rel, double ttft_rel, double tpot_rel) {
   auto p = load("knee_c16.json", "knee_c16.json");
   auto& last = p.tuned.stages.back();
   last.request_throughput *= 1 + rps_rel;
-  last.latency_ms["p99_ttft_ms"] *= 1 + ttft_rel;
-  last.latency_ms["p50_tpot_ms"] *= 1 + tpot_rel;
+  for (auto& [pct, v] : last.stats(results::Metric::ttft)->percentiles)
+    if (pct == 99) v *= 1 + ttft_rel;
+  for (auto& [pct, v] : last.stats(results::Metric::tpot)->percentiles)
+    if (pct == 50) v *= 1 + tpot_rel;
   return p.compare();
 }
 
 TEST(Compare, Hints) {
-  auto h1 = with_changes(0.28, 0.0, 0.0).hints;
-  ASSERT_EQ(h1.size(), 1u);
-  EXPECT_NE(h1[0].find("chunked prefill"), std::string::npos);
-  auto h2 = with_changes(0.01, -0.44, 0.0).hints;
-  ASSERT_EQ(h2.size(), 1u);
-  EXPECT_NE(h2[0].find("more GPUs"), std::string::npos);
-  auto h3 = with_changes(0.0, 0.0, 0.3).hints;
-  ASSERT_EQ(h3.size(), 1u);
-  EXPECT_NE(h3[0].find("decode-bound"), std::string::npos);
+  EXPECT_EQ(with_changes(0.28, 0.0, 0.0).hints, std::vector<Hint>{Hint::throughput_without_queueing});
+  EXPECT_EQ(with_changes(0.01, -0.44, 0.0).hints, std::vector<Hint>{Hint::scheduling_not_compute});
+  EXPECT_EQ(with_changes(0.0, 0.0, 0.3).hints, std::vector<Hint>{Hint::decode_bound});
   EXPECT_TRUE(with_changes(0.3, -0.3, 0.0).hints.empty());  // both improved: nothing to hint
 }
 

@@ -56,7 +56,9 @@ TEST(Gate, FailsWhenTheRunRegressed) {
   for (const auto& x : v) (x.rule == "ttft_p99:+10%" ? ttft : rps)++;
   EXPECT_EQ(ttft, 3);  // every stage
   EXPECT_EQ(rps, 1);   // only concurrency 32 lost more than 5 % (-12 %)
-  EXPECT_NE(v.back().message.find("request_throughput at load 32"), std::string::npos) << v.back().message;
+  EXPECT_EQ(v.back().metric, "request_throughput");
+  EXPECT_EQ(v.back().load_value, 32);
+  EXPECT_LT(v.back().rel_change, v.back().limit_rel);
 }
 
 TEST(Gate, NamedStageOnly) {

@@ -59,7 +59,7 @@ TEST(EngineE2e, StaircaseShowsKneeTraceParsesAndMetricsMatch) {
     EXPECT_EQ(s.failed, 0);
     load.push_back(s.load_value);
     rps.push_back(s.request_throughput);
-    ttft_p99.push_back(s.value("p99_ttft_ms").value_or(-1));
+    ttft_p99.push_back(s.percentile(results::Metric::ttft, 99).value_or(-1));
   }
   const analyze::CurveAnalysis a = analyze::analyze_curve({load, rps, ttft_p99});
   ASSERT_TRUE(a.knee.has_value()) << a.knee_reason;

@@ -9,7 +9,7 @@ namespace {
 
 nlohmann::ordered_json report_for(const char* name) {
   std::vector<results::Run> runs{test::read_fixture(name)};
-  return report_json(runs, analyze_runs(runs, {}))["runs"][0];
+  return report::report_json(runs, analyze_runs(runs, {}))["runs"][0];
 }
 
 TEST(AnalysisJson, KneeNamesItsStage) {
@@ -43,7 +43,7 @@ TEST(AnalysisJson, CapacityAnswers) {
   AnalyzeOptions opt;
   opt.target_qps = 100;
   opt.slos = parse_slos("ttft_p99_ms=100");
-  const auto j = report_json(runs, analyze_runs(runs, opt))["runs"][0];
+  const auto j = report::report_json(runs, analyze_runs(runs, opt))["runs"][0];
   EXPECT_EQ(j["capacity"]["replicas_at_knee"], 4);
   EXPECT_EQ(j["capacity"]["replicas_at_peak"], 3);
   EXPECT_EQ(j["slo"]["highest_stage_meeting_slo"]["max_concurrency"], 16.0);
@@ -54,9 +54,9 @@ TEST(AnalysisJson, CompareDocument) {
   const auto b = test::read_fixture("baseline.json"), t = test::read_fixture("tuned.json");
   const auto ba = analyze_run(b, {}), ta = analyze_run(t, {});
   const auto c = compare_runs({b, t, ba.curve, ta.curve, {"ttft_p99"}, {}});
-  GateResult g{{parse_gate_rule("ttft_p99:-10%")}, {}};
+  report::GateResult g{{parse_gate_rule("ttft_p99:-10%")}, {}};
   g.violations = evaluate_gate(g.rules, c);
-  const auto j = compare_json(b, t, c, g);
+  const auto j = report::compare_json(b, t, c, g);
   EXPECT_EQ(j["kind"], "servebench.comparison");
   EXPECT_TRUE(j["comparable"].get<bool>());
   EXPECT_EQ(j["stages"].size(), 3u);

@@ -13,7 +13,7 @@
 
 #include "report/html_report.hpp"
 
-namespace sb::html {
+namespace sb::report {
 namespace {
 
 namespace fs = std::filesystem;
@@ -96,4 +96,4 @@ TEST(HtmlBrowser, LoadsDrawsMarksKneeAndScreenshots) {
 }
 
 }  // namespace
-}  // namespace sb::html
+}  // namespace sb::report

@@ -4,7 +4,7 @@
 
 #include <gtest/gtest.h>
 
-namespace sb::html {
+namespace sb::report {
 namespace {
 
 Document sample() {
@@ -63,4 +63,4 @@ TEST(HtmlReport, TablesAndComparison) {
 TEST(HtmlReport, EscapeFunction) { EXPECT_EQ(escape("a<b>&\"'"), "a&lt;b&gt;&amp;&quot;&#39;"); }
 
 }  // namespace
-}  // namespace sb::html
+}  // namespace sb::report

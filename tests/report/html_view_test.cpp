@@ -11,7 +11,7 @@ namespace {
 
 TEST(HtmlView, RunViewCarriesCurvesKneeAndRegions) {
   std::vector<results::Run> runs{test::read_fixture("knee_c16.json"), test::read_fixture("noisy.json")};
-  const auto d = html_document(runs, analyze_runs(runs, {}));
+  const auto d = report::html_document(runs, analyze_runs(runs, {}));
   ASSERT_EQ(d.runs.size(), 2u);
   EXPECT_TRUE(d.log_x);  // 1..128
   EXPECT_EQ(d.x_label, "concurrency");
@@ -31,7 +31,7 @@ TEST(HtmlView, RunViewCarriesCurvesKneeAndRegions) {
 TEST(HtmlView, UnlimitedRateStageIsDrawnPastTheHighestRate) {
   results::Run run;
   run.label = "rates";
-  run.load_mode = "request_rate";
+  run.load_mode = LoadMode::request_rate;
   const double rates[] = {2, 4, 8, INFINITY}, achieved[] = {2, 4, 7.5, 7.8};
   for (int i = 0; i < 4; ++i) {
     results::Stage s;
@@ -39,11 +39,11 @@ TEST(HtmlView, UnlimitedRateStageIsDrawnPastTheHighestRate) {
     s.load_value = s.request_rate = rates[i];
     s.request_throughput = achieved[i];
     s.completed = 50;
-    s.latency_ms["p99_ttft_ms"] = 100 + 10 * i;
+    s.stats(results::Metric::ttft) = results::MetricStats{.percentiles = {{99.0, 100.0 + 10 * i}}};
     run.stages.push_back(s);
   }
   std::vector<results::Run> runs{run};
-  const auto d = html_document(runs, analyze_runs(runs, {}));
+  const auto d = report::html_document(runs, analyze_runs(runs, {}));
   ASSERT_TRUE(d.unlimited_x.has_value());
   EXPECT_DOUBLE_EQ(*d.unlimited_x, 16.0);
   const auto& v = d.runs[0];
@@ -55,16 +55,16 @@ TEST(HtmlView, UnlimitedRateStageIsDrawnPastTheHighestRate) {
   EXPECT_EQ(d.x_label, "request rate (req/s)");
 
   std::vector<results::Run> conc{test::read_fixture("knee_c16.json")};
-  EXPECT_FALSE(html_document(conc, analyze_runs(conc, {})).unlimited_x.has_value());
+  EXPECT_FALSE(report::html_document(conc, analyze_runs(conc, {})).unlimited_x.has_value());
 }
 
 TEST(HtmlView, CompareDocumentHasTableAndNotes) {
   std::vector<results::Run> runs{test::read_fixture("tuned.json"), test::read_fixture("baseline.json")};
   const auto as = analyze_runs(runs, {});
   const auto c = compare_runs({runs[0], runs[1], as[0].curve, as[1].curve, {"ttft_p99"}, {}});
-  GateResult g{{parse_gate_rule("ttft_p99:+10%")}, {}};
+  report::GateResult g{{parse_gate_rule("ttft_p99:+10%")}, {}};
   g.violations = evaluate_gate(g.rules, c);
-  const auto d = html_compare_document(runs, as, c, g);
+  const auto d = report::html_compare_document(runs, as, c, g);
   ASSERT_TRUE(d.comparison.has_value());
   EXPECT_EQ(d.comparison->rows.size(), 3u);
   EXPECT_EQ(d.comparison->rows[0][1], "ttft_p99");

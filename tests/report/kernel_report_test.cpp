@@ -13,14 +13,14 @@ namespace {
 using testing::test_data;
 
 TEST(RenderTable, FirstColumnLeftOthersRightTwoBlanks) {
-  EXPECT_EQ(render_table({"stage", "busy %"}, {{"c=1", "10.4"}, {"c=128", "9.0"}}),
+  EXPECT_EQ(report::render_table({"stage", "busy %"}, {{"c=1", "10.4"}, {"c=128", "9.0"}}),
             "stage  busy %\n"
             "c=1      10.4\n"
             "c=128     9.0\n");
 }
 
-KernelReport small_report() {
-  KernelReport r;
+report::KernelReport small_report() {
+  report::KernelReport r;
   KernelRank a;
   a.name = "vllm::paged_attention_v1_kernel";
   a.category = KernelCategory::attention;
@@ -44,7 +44,7 @@ KernelReport small_report() {
 }
 
 TEST(RankingText, TopRowsMoreLineAndCategories) {
-  EXPECT_EQ(ranking_text(small_report()),
+  EXPECT_EQ(report::ranking_text(small_report()),
             "kernel                            category  calls  total ms  avg us  p50 us   max us  % GPU\n"
             "vllm::paged_attention_v1_kernel  attention      4     3.000  750.00  700.00  1000.00   75.0\n"
             "(1 more kernels; --top N shows more)\n"
@@ -57,7 +57,8 @@ TEST(RankingText, TopRowsMoreLineAndCategories) {
 TEST(RankingText, ByCategoryShowsOnlyCategories) {
   auto r = small_report();
   r.by_category = true;
-  EXPECT_EQ(ranking_text(r), "category   total ms     %\nattention     3.000  75.0\ngemm          1.000  25.0\n");
+  EXPECT_EQ(report::ranking_text(r),
+            "category   total ms     %\nattention     3.000  75.0\ngemm          1.000  25.0\n");
 }
 
 Alignment fixture_alignment() {
@@ -67,7 +68,7 @@ Alignment fixture_alignment() {
 }
 
 TEST(StagesText, BusyTopKernelsTrendAndMix) {
-  const std::string text = stages_text(fixture_alignment(), 2);
+  const std::string text = report::stages_text(fixture_alignment(), 2);
   EXPECT_EQ(text.substr(0, text.find("\n\n") + 2),
             "stage  events  GPU ms  busy %\n"
             "c=1         5  15.000    10.4\n"
@@ -83,8 +84,8 @@ TEST(StagesText, BusyTopKernelsTrendAndMix) {
 }
 
 TEST(FindingsText, VerdictRuleEvidence) {
-  EXPECT_EQ(findings_text({}), "diagnosis: no rule fired\n");
-  EXPECT_EQ(findings_text({{"gpu_idle", "not GPU", "GPU busy 20.0% at c=8"}}),
+  EXPECT_EQ(report::findings_text({}), "diagnosis: no rule fired\n");
+  EXPECT_EQ(report::findings_text({{"gpu_idle", "not GPU", "GPU busy 20.0% at c=8"}}),
             "diagnosis:\n  - not GPU [gpu_idle]\n    evidence: GPU busy 20.0% at c=8\n");
 }
 
@@ -92,7 +93,7 @@ TEST(ReportJson, KeysInOrderAndStageNumbers) {
   auto r = small_report();
   r.alignment = fixture_alignment();
   r.findings = {{"gpu_idle", "v", "e"}};
-  const auto j = report_json(r);
+  const auto j = report::report_json(r);
   std::vector<std::string> keys;
   for (const auto& [k, v] : j.items()) keys.push_back(k);
   EXPECT_EQ(keys, (std::vector<std::string>{"kernels", "categories", "alignment", "alignment_note", "findings"}));

@@ -1,5 +1,5 @@
-// Tests for src/report/vllm_result.cpp: vLLM [N] key order (spec §6.1), selection of metrics and
-// percentiles, per-request arrays, file name (§6.3). Golden: tests/data/report/vllm_result.golden
+// Tests for src/report/vllm_result.cpp: vLLM's key order (vllm/benchmarks/serve.py), selection of metrics and
+// percentiles, per-request arrays, file name. Golden: tests/data/report/vllm_result.golden
 // (regenerate with SB_UPDATE_GOLDEN=1 ./sb_report_tests, then review the diff).
 #include "report/vllm_result.hpp"
 
@@ -94,7 +94,7 @@ TEST(VllmResult, PerRequestArrays) {
   VllmStageOptions opt = file_options(ctx, s);
   opt.records = &records;
   auto j = vllm_stage_json(ctx, s, opt);
-  // Without --save-detailed vLLM [N] still writes latencies and queue_times.
+  // Without --save-detailed vLLM still writes latencies and queue_times.
   EXPECT_FALSE(j.contains("ttfts"));
   EXPECT_EQ(py_json_dump(j["latencies"]), "[0.4, 0.0]");
   EXPECT_EQ(py_json_dump(j["queue_times"]), "[0.5, 0.0]");

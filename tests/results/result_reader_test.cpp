@@ -19,7 +19,7 @@ TEST(ResultReader, SweepDocument) {
   const results::Run& r = runs[0];
   EXPECT_EQ(r.format, "servebench.sweep");
   EXPECT_EQ(r.label, "knee-c16");
-  EXPECT_EQ(r.load_mode, "concurrency");
+  EXPECT_EQ(r.load_mode, LoadMode::concurrency);
   EXPECT_EQ(r.model, "sim-llama-8b");
   EXPECT_EQ(r.dataset, "random");
   ASSERT_EQ(r.stages.size(), 8u);
@@ -27,12 +27,12 @@ TEST(ResultReader, SweepDocument) {
   EXPECT_EQ(r.stages[4].max_concurrency, 16);
   EXPECT_TRUE(std::isinf(r.stages[4].request_rate));
   EXPECT_NEAR(r.stages[4].request_throughput, 32.0, 1e-9);
-  EXPECT_DOUBLE_EQ(*r.stages[5].value("p99_ttft_ms"), 200);
-  EXPECT_DOUBLE_EQ(*r.stages[5].value("ttft_p99"), 200);     // alias
-  EXPECT_DOUBLE_EQ(*r.stages[5].value("ttft_p99_ms"), 200);  // alias
-  EXPECT_DOUBLE_EQ(*r.stages[5].value("ttft_p50"), 100);
-  EXPECT_FALSE(r.stages[5].value("request_goodput").has_value());
-  EXPECT_FALSE(r.stages[5].value("nonsense").has_value());
+  EXPECT_DOUBLE_EQ(*metric_by_name(r.stages[5], "p99_ttft_ms"), 200);
+  EXPECT_DOUBLE_EQ(*metric_by_name(r.stages[5], "ttft_p99"), 200);     // alias
+  EXPECT_DOUBLE_EQ(*metric_by_name(r.stages[5], "ttft_p99_ms"), 200);  // alias
+  EXPECT_DOUBLE_EQ(*metric_by_name(r.stages[5], "ttft_p50"), 100);
+  EXPECT_FALSE(metric_by_name(r.stages[5], "request_goodput").has_value());
+  EXPECT_FALSE(metric_by_name(r.stages[5], "nonsense").has_value());
   EXPECT_DOUBLE_EQ(*r.stages[0].output_len_mean, 128);
   EXPECT_TRUE(r.requests.empty());
 }
@@ -49,7 +49,7 @@ TEST(ResultReader, PerRequestJsonlNextToTheDocument) {
 
 TEST(ResultReader, RateSweepAndStatusKeys) {
   const auto r = read_runs({fixture("rate_sweep.json")}).at(0);
-  EXPECT_EQ(r.load_mode, "request_rate");
+  EXPECT_EQ(r.load_mode, LoadMode::request_rate);
   EXPECT_DOUBLE_EQ(r.stages[3].load_value, 8);
   EXPECT_FALSE(r.stages[3].max_concurrency.has_value());
   EXPECT_TRUE(r.stages[4].client_saturated);
@@ -67,14 +67,14 @@ TEST(ResultReader, VllmFilesGroupIntoOneSortedRun) {
   ASSERT_EQ(runs.size(), 1u);
   const results::Run& r = runs[0];
   EXPECT_EQ(r.format, "vllm");
-  EXPECT_EQ(r.load_mode, "concurrency");
+  EXPECT_EQ(r.load_mode, LoadMode::concurrency);
   EXPECT_EQ(r.model, "meta/llama-3-8b");
   ASSERT_EQ(r.stages.size(), 4u);
   EXPECT_DOUBLE_EQ(r.stages[0].load_value, 2);
   EXPECT_DOUBLE_EQ(r.stages[3].load_value, 16);
   EXPECT_EQ(r.stages[0].stage_index, 0);  // numbered by load: vLLM files have no run order
   EXPECT_EQ(r.stages[3].stage_index, 3);
-  EXPECT_DOUBLE_EQ(*r.stages[3].value("p99_ttft_ms"), 400);
+  EXPECT_DOUBLE_EQ(*metric_by_name(r.stages[3], "p99_ttft_ms"), 400);
   // --save-detailed arrays of the concurrency-16 file (read first) now point at sorted stage 3.
   ASSERT_EQ(r.requests.size(), 100u);
   EXPECT_EQ(r.requests[0].stage, 3);
@@ -95,13 +95,13 @@ TEST(ResultReader, LegacyVllmKeys) {
   const auto runs = group_vllm({{"b.json", b}, {"a.json", a}});
   ASSERT_EQ(runs.size(), 1u);
   const results::Run& r = runs[0];
-  EXPECT_EQ(r.load_mode, "request_rate");
+  EXPECT_EQ(r.load_mode, LoadMode::request_rate);
   ASSERT_EQ(r.stages.size(), 2u);
   EXPECT_DOUBLE_EQ(r.stages[0].load_value, 2);
   EXPECT_DOUBLE_EQ(r.stages[0].total_token_throughput, 300);  // (1000 + 500) tokens / 5 s
   EXPECT_EQ(r.stages[0].request_goodput, std::optional<double>(1.5));
   EXPECT_FALSE(r.stages[1].request_goodput.has_value());
-  EXPECT_DOUBLE_EQ(*r.stages[1].value("p99_ttft_ms"), 120);
+  EXPECT_DOUBLE_EQ(*metric_by_name(r.stages[1], "p99_ttft_ms"), 120);
 }
 
 TEST(ResultReader, FolderMeansItsJsonFiles) {

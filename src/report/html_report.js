@@ -1,25 +1,9 @@
-// The report page's own script and style (kept out of html_report.cpp so each file has one job).
-// It reads the embedded JSON (#sb-data), draws one uPlot chart per metric group with every run
-// overlaid, marks each run's knee with a dashed line, shades one run's regions (a selector picks which:
-// overlapping fills of several runs would be unreadable), and records what it drew in window.sbReport
-// (the browser test reads it).
-#include "report/html_report.hpp"
-
-namespace sb::html {
-
-const char* const report_css = R"css(
-body { font-family: system-ui, sans-serif; margin: 1.5em; color: #222; }
-table { border-collapse: collapse; margin: 0.5em 0 1em; font-size: 13px; }
-th, td { border: 1px solid #ccc; padding: 2px 8px; text-align: right; }
-td:last-child { text-align: left; }
-.chart { display: inline-block; margin: 0 1em 1em 0; vertical-align: top; }
-.chart .caption { font-size: 12px; color: #555; }
-.chart .caption span { display: block; }
-.warnings li, .notes li { color: #8a4b00; }
-pre { background: #f6f6f6; padding: 0.5em; font-size: 12px; }
-)css";
-
-const char* const report_script = R"js(
+// The report page's own script, embedded into every HTML report at build time
+// (cmake/embed_assets.cmake; html_report.cpp puts it after uPlot). It reads the embedded JSON
+// (#sb-data), draws one uPlot chart per metric group with every run overlaid, marks each run's knee
+// with a dashed line, shades one run's regions (a selector picks which: overlapping fills of several
+// runs would be unreadable), and records what it drew in window.sbReport (the browser test,
+// tests/report/html_browser_test.cpp, reads it).
 (function () {
   "use strict";
   var data = JSON.parse(document.getElementById("sb-data").textContent);
@@ -168,6 +152,3 @@ const char* const report_script = R"js(
   shadeSelector(container);
   charts.forEach(function (spec) { drawChart(spec, container); });
 })();
-)js";
-
-}  // namespace sb::html
