@@ -77,7 +77,10 @@ int demo_cmd(int argc, char** argv, std::stop_token stop) {
   const pipeline::RunResult result = pipeline::run(cfg, pipeline::RunIo{}, std::move(stop));
   server->stop();
   if (result.stages.empty()) return to_int(result.code);
-  pipeline::analyze_sweep({stem + ".json", stem + ".html", true});
+  if (result.analysis) {
+    pipeline::print_knee(stdout, *result.analysis);
+    pipeline::write_html(stem + ".html", *result.analysis);
+  }
   std::printf("(the simulator runs %gx faster than the modelled GPU: multiply latencies by %g, divide rates by %g)\n",
               kTimeScale, kTimeScale, kTimeScale);
   std::printf("results: %s.json\nreport:  %s.html\n", stem.c_str(), stem.c_str());

@@ -16,10 +16,8 @@ int run_cmd(int argc, char** argv, std::stop_token stop) {
   const std::optional<RunConfig> cfg = parse_run_options(in);
   if (!cfg) return to_int(ExitCode::ok);  // --help
   const pipeline::RunResult result = pipeline::run(*cfg, pipeline::RunIo{}, std::move(stop));
-  // The knee line and the sweep's `analysis` field; an aborted run keeps what it had.
-  if (!cfg->output_json.empty() && !result.aborted && result.stages.size() >= 2) {
-    pipeline::analyze_sweep({cfg->output_json, "", true});
-  }
+  // The knee line, as the sweep's `analysis` field has it; an aborted run has none.
+  if (result.analysis) pipeline::print_knee(stdout, *result.analysis);
   return to_int(result.code);
 }
 

@@ -3,8 +3,6 @@
 #include <fmt/format.h>
 
 #include <fstream>
-#include <map>
-#include <mutex>
 #include <utility>
 
 #include "core/error.hpp"
@@ -16,12 +14,6 @@
 namespace sb::pipeline {
 
 namespace {
-
-std::mutex g_kept_mutex;
-std::map<std::string, AnalysedRun>& kept() {
-  static std::map<std::string, AnalysedRun> runs;
-  return runs;
-}
 
 std::string load_label(const results::Run& run, const results::Stage& s) {
   if (run.load_mode == LoadMode::request_rate) return fmt::format("request rate {:g} req/s", s.load_value);
@@ -57,24 +49,6 @@ void write_html(const std::string& path, const AnalysedRun& a) {
   std::ofstream html(path, std::ios::binary);
   if (!html || !(html << report::render(report::html_document(runs, {a.analysis}))))
     throw UserError(fmt::format("cannot write {}", path));
-}
-
-void keep_analysis(const std::string& sweep_path, AnalysedRun a) {
-  const std::lock_guard lock(g_kept_mutex);
-  kept().insert_or_assign(sweep_path, std::move(a));
-}
-
-void analyze_sweep(const SweepAnalysisOptions& opt) {
-  std::optional<AnalysedRun> a;
-  {
-    const std::lock_guard lock(g_kept_mutex);
-    auto it = kept().find(opt.sweep_path);
-    if (it == kept().end()) return;
-    a = std::move(it->second);
-    kept().erase(it);
-  }
-  if (opt.print) print_knee(stdout, *a);
-  if (!opt.html_path.empty()) write_html(opt.html_path, *a);
 }
 
 }  // namespace sb::pipeline

@@ -34,19 +34,4 @@ void print_knee(std::FILE* out, const AnalysedRun& a);
 // The HTML report of the run. Throws sb::UserError if the file cannot be written.
 void write_html(const std::string& path, const AnalysedRun& a);
 
-// Hands the analysis of the document at `sweep_path` from RunOutputs::finish to analyze_sweep
-// (this process only; a later keep for the same path replaces it).
-void keep_analysis(const std::string& sweep_path, AnalysedRun a);
-
-struct SweepAnalysisOptions {
-  std::string sweep_path;     // the --output-json just written
-  std::string html_path;      // "" = no HTML report
-  bool print = true;          // print the knee line on stdout
-};
-
-// After run_pipeline: prints the knee line and writes the HTML report of the analysis RunOutputs
-// kept for `sweep_path` (already in the document). Does nothing when none was kept (fewer than 2
-// stages). Throws sb::UserError if the HTML file cannot be written.
-void analyze_sweep(const SweepAnalysisOptions& opt);
-
 }  // namespace sb::pipeline

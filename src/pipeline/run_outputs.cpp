@@ -58,12 +58,12 @@ void RunOutputs::stage_done(const StageSummary& s, const std::vector<RequestReco
 
 // The final document carries the analysis of the stages in memory (no read-back of the file); an
 // aborted run keeps what it had and is not analysed.
-void RunOutputs::finish(bool aborted) {
-  if (cfg_.output_json.empty()) return;
+std::optional<AnalysedRun> RunOutputs::finish(bool aborted) {
+  if (cfg_.output_json.empty()) return std::nullopt;
   std::optional<AnalysedRun> analysed;
   if (!aborted) analysed = analyze_stages(run_info(aborted), stages_);
   write_sweep(aborted, analysed ? analysis_json(*analysed) : nlohmann::ordered_json());
-  if (analysed) keep_analysis(cfg_.output_json, std::move(*analysed));
+  return analysed;
 }
 
 results::RunInfo RunOutputs::run_info(bool aborted) const {

@@ -4,11 +4,13 @@
 // stage), and vLLM's per-stage files with --save-result. Formatting is delegated to report/; this
 // class only decides when and where.
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
+#include "pipeline/run_analysis.hpp"
 #include "pipeline/run_config.hpp"
 #include "results/from_summaries.hpp"
 #include "metrics/request_record.hpp"
@@ -30,8 +32,8 @@ class RunOutputs {
   // After each stage: keeps the summary, rewrites the sweep document and the CSV, writes the vLLM file.
   void stage_done(const StageSummary& s, const std::vector<RequestRecord>& records);
   // At the end (also after Ctrl-C): final sweep document with `aborted`, and, when the run was not
-  // aborted and has at least 2 stages, its analysis (kept for analyze_sweep, run_analysis.hpp).
-  void finish(bool aborted);
+  // aborted and has at least 2 stages, its analysis, which is also returned (nullopt: none).
+  std::optional<AnalysedRun> finish(bool aborted);
 
   const std::vector<std::string>& written() const { return written_; }  // paths, for the closing note
 

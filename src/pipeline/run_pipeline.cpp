@@ -196,7 +196,7 @@ RunResult run(const RunConfig& cfg, const RunIo& io, std::stop_token stop) {
     if (stage.stop || stop.stop_requested()) break;
   }
   result.aborted = stop.stop_requested();
-  outputs.finish(result.aborted);
+  result.analysis = outputs.finish(result.aborted);
   if (!result.stages.empty()) print(io.out, format_staircase_table(p.ctx.load_mode, result.stages));
   for (const std::string& path : outputs.written()) note(io, "wrote " + path);
   if (result.aborted) {

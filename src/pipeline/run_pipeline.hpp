@@ -6,9 +6,11 @@
 // report/'s staircase table. A stop request (app/ turns Ctrl-C and SIGTERM into one) stops
 // dispatch and still writes every output, marked aborted.
 #include <cstdio>
+#include <optional>
 #include <stop_token>
 #include <vector>
 
+#include "pipeline/run_analysis.hpp"
 #include "pipeline/run_config.hpp"
 #include "core/exit_codes.hpp"
 #include "metrics/stage_summary.hpp"
@@ -26,6 +28,7 @@ struct RunResult {
   std::vector<StageSummary> stages;
   bool aborted = false;
   std::string model_id;
+  std::optional<AnalysedRun> analysis;  // knee, regions, ...: what the sweep document got (needs --output-json)
 };
 
 // The one entry point of a run. `stop` may be requested from any thread at any time: before the
