@@ -139,15 +139,6 @@ void add_hints(Comparison& c) {
 
 }  // namespace
 
-const char* to_string(Significance s) noexcept {
-  switch (s) {
-    case Significance::significant: return "significant";
-    case Significance::not_significant: return "not significant";
-    case Significance::cannot_judge: return "cannot judge";
-  }
-  return "?";
-}
-
 const std::vector<std::string>& default_compare_metrics() {
   static const std::vector<std::string> m{"request_throughput", "output_throughput", "ttft_p50", "ttft_p99",
                                           "tpot_p50", "itl_p99", "e2el_p99"};

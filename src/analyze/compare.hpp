@@ -14,7 +14,6 @@
 namespace sb::analyze {
 
 enum class Significance { significant, not_significant, cannot_judge };
-const char* to_string(Significance s) noexcept;
 
 // How a delta was judged, or why it could not be (report/analysis_text.hpp words it).
 enum class Judgement {

@@ -128,7 +128,7 @@ std::string console_compare(const results::Run& baseline, const results::Run& tu
                          cell(d.baseline, "{:.2f}"), cell(d.tuned, "{:.2f}"),
                          std::isnan(d.abs_change) ? "-" : fmt::format("{:+.2f}", d.abs_change),
                          percent_text(d.rel_change),
-                         to_string(d.significance));
+                         significance_text(d.significance));
     }
   }
   auto knee = [](const std::optional<double>& v) { return v ? load_text(*v) : std::string("none in range"); };

@@ -69,7 +69,7 @@ ordered_json delta_json(const analyze::MetricDelta& d) {
   j["abs_change"] = num(d.abs_change);
   j["rel_change"] = num(d.rel_change);
   j["higher_is_better"] = d.higher_is_better;
-  j["significance"] = to_string(d.significance);
+  j["significance"] = significance_text(d.significance);
   j["ci"] = d.ci ? ordered_json::array({d.ci->low, d.ci->high}) : ordered_json(nullptr);
   j["note"] = report::judgement_text(d);
   return j;

@@ -5,6 +5,15 @@
 #include <fmt/format.h>
 
 namespace sb::report {
+
+const char* significance_text(analyze::Significance s) noexcept {
+  switch (s) {
+    case analyze::Significance::significant: return "significant";
+    case analyze::Significance::not_significant: return "not significant";
+    case analyze::Significance::cannot_judge: return "cannot judge";
+  }
+  return "?";
+}
 namespace {
 
 using analyze::KneeReason;

@@ -30,6 +30,9 @@ std::vector<std::string> warning_lines(const std::vector<analyze::Warning>& warn
 // Where the SLO goodput comes from, or why there is none, e.g. "per-request records".
 std::string goodput_source_text(const analyze::SloAnswer& a);
 
+// "significant", "not significant", "cannot judge" (JSON values and table cells).
+const char* significance_text(analyze::Significance s) noexcept;
+
 // How a compared metric was judged, e.g. "95% bootstrap CI of the ttft_p99 difference: [-41, -12] ms".
 std::string judgement_text(const analyze::MetricDelta& d);
 

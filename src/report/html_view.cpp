@@ -109,7 +109,7 @@ Document html_compare_document(const std::vector<results::Run>& runs, const std:
       t.rows.push_back({fmt::format("{:g}", sc.load_value), m.metric, num(m.baseline), num(m.tuned),
                         std::isnan(m.abs_change) ? "-" : fmt::format("{:+.2f}", m.abs_change),
                         std::isnan(m.rel_change) ? "-" : fmt::format("{:+.0f}%", 100 * m.rel_change),
-                        to_string(m.significance)});
+                        significance_text(m.significance)});
     }
   }
   d.comparison = std::move(t);
