@@ -18,6 +18,10 @@ std::unique_ptr<PooledConn> ConnectionPool::acquire(bool reserved) {
   }
   // The reserved connection went to a job that had none reserved (or was stale): give the unit back.
   if (paid) idle_count_->fetch_add(1, std::memory_order_relaxed);
+  return fresh();
+}
+
+std::unique_ptr<PooledConn> ConnectionPool::fresh() {
   return std::make_unique<PooledConn>(factory_(), *decoder_, keep_text_);
 }
 

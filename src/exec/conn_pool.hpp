@@ -26,6 +26,8 @@ class ConnectionPool {
   // An idle connection that is still usable (stale ones are dropped), else a new one. `reserved`:
   // submit() already took one off the idle count for this request.
   std::unique_ptr<PooledConn> acquire(bool reserved);
+  // A new connection, never an idle one (a retry: another idle socket may be as stale as the first).
+  std::unique_ptr<PooledConn> fresh();
   // After a request: back to the idle list when `keep`, else closed.
   void release(std::unique_ptr<PooledConn> c, bool keep);
 

@@ -5,6 +5,7 @@
 // completed. The outcome of a failed read is classified here (timeout, dropped, cancelled, a stale
 // kept-alive connection to retry). Beast's parser stays inside exchange.cpp.
 #include <boost/asio/awaitable.hpp>
+#include <cstdint>
 #include <cstring>
 #include <memory>
 #include <string>
@@ -58,6 +59,7 @@ struct PooledConn {
   bool connected = false;
   bool used = false;        // served a request before: the server may have closed it meanwhile
   bool cancelled = false;   // closed by Worker::cancel_all()
+  std::uint64_t acked_before_write = 0;  // stream->bytes_acked() when the current request was written
 };
 
 // What one attempt on one connection left behind.
@@ -76,7 +78,10 @@ Deadline operation_deadline(const ClientOptions& opt, Deadline deadline);
 
 // Sends c.head followed by *job.body on a connected c and reads the whole response into c.sink
 // (which begin() has prepared). keep: the response ended cleanly and the connection can serve
-// another request; retry: it failed before any response byte (rec.error may say why).
+// another request; retry: the request cannot have reached the server (the write failed, or the
+// connection closed before any response byte and the peer never acknowledged a byte of the
+// request), so it may be sent again (rec.error says why it failed here). Interim 1xx responses
+// are skipped (RFC 9110 15.2), and so are empty lines before the status line.
 boost::asio::awaitable<Attempt> http_exchange(PooledConn& c, const Job& job, Deadline deadline, ExchangeContext& ctx);
 
 }  // namespace sb

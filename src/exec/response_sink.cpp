@@ -16,12 +16,19 @@ bool is_event_stream(std::string_view content_type) {
   return content_type.substr(0, 17) == "text/event-stream";
 }
 
+void scrub_keys(std::string& text);
+
+// Failure paths only. Keys are masked before the cut, so no part of one is left at the end.
 std::string excerpt(std::string_view text) {
-  std::string out(text.substr(0, 80));
+  std::string out(text.substr(0, 4096));
+  scrub_keys(out);
+  out.resize(std::min<std::size_t>(out.size(), 80));
   std::replace(out.begin(), out.end(), '\n', ' ');
   std::replace(out.begin(), out.end(), '\r', ' ');
   return out;
 }
+
+void scrub_keys(std::string& text) { scrub_secrets(text, {}); }
 
 }  // namespace
 

@@ -7,6 +7,7 @@
 
 #include "core/clock.hpp"
 #include "metrics/request_record.hpp"
+#include "net/secrets.hpp"  // scrub_secrets(): every stored server message goes through it
 #include "protocol/sse_parser.hpp"
 #include "protocol/stream_decoder.hpp"
 

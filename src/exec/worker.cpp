@@ -49,6 +49,7 @@ struct Worker::Impl {
   bool cancelling = false;
   ExchangeContext ctx{opt, body_scratch, cancelling};
   std::optional<ConnectionPool> pool;
+  std::vector<std::string> secrets;  // header values that must never reach an output (API keys)
   std::thread thread;
 
   asio::awaitable<void> serve(Job job);
@@ -69,6 +70,7 @@ Worker::Impl::Impl(Worker& w, const ClientOptions& o, JobDone done, StreamFactor
                 opt.endpoint.authority() + "\r\nUser-Agent: servebench/" SB_VERSION
                 "\r\nContent-Type: application/json\r\nAccept: */*\r\n";
   for (const auto& [k, v] : opt.headers) head_prefix += k + ": " + v + "\r\n";
+  secrets = secret_header_values(opt.headers);
 }
 
 void Worker::Impl::build_head(PooledConn& c, const Job& job) const {
@@ -91,6 +93,7 @@ asio::awaitable<void> Worker::Impl::serve(Job job) {
     rec.error = "client failure: " + failure;
   }
   if (rec.outcome == Outcome::cancelled) rec.aborted = true;
+  if (!rec.error.empty()) scrub_secrets(rec.error, secrets);  // servers echo keys in error bodies
   rec.done_ns = now_ns() - job.t0_ns;
   owner.in_flight_.fetch_sub(1, std::memory_order_relaxed);
   on_done(rec);
@@ -100,17 +103,21 @@ asio::awaitable<void> Worker::Impl::run_job(const Job& job) {
   RequestRecord& rec = *job.record;
   rec.token_ns.reserve(static_cast<std::size_t>(std::max(0, rec.expected_output_tokens)) + 8);
   rec.sent_ns = now_ns() - job.t0_ns;  // vLLM's st: connection setup, if any, counts in TTFT
+  rec.retries = 0;
   const Deadline deadline = Clock::now() + to_duration(opt.timeout_s);
   for (int tries = 0;; ++tries) {
-    auto conn = pool->acquire(job.reserved_idle && tries == 0);
+    // The retry takes a new connection: another idle one may have been closed by the server too.
+    auto conn = tries == 0 ? pool->acquire(job.reserved_idle) : pool->fresh();
     const bool reused = conn->used;
     conn->sink.begin(rec);
     pool->track(conn.get());
     const Attempt a = co_await attempt(*conn, job, deadline);
     pool->untrack(conn.get());
-    // A kept-alive socket the server closed while idle fails before any byte: not the request's fault.
+    // A kept-alive socket the server closed while idle fails before the request reached it (the
+    // exchange checked that no byte of it was acknowledged): not the request's fault, send it again.
     if (a == Attempt::retry && reused && tries == 0 && !cancelling) {
       pool->release(std::move(conn), false);
+      ++rec.retries;
       continue;
     }
     if (a == Attempt::retry) {

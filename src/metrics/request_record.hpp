@@ -54,6 +54,9 @@ struct RequestRecord {
 
   std::string generated_text;   // only kept when asked (--save-detailed, or re-tokenizing)
   bool aborted = false;
+  // Times it was sent again on a fresh connection because a kept-alive one turned out closed
+  // before the request could reach the server (0 or 1).
+  int retries = 0;
   // false: cancelled (Ctrl-C) before it was sent. Such records count in no metric, only in
   // num_prompts − sent, so completed + failed == sent holds.
   bool was_sent = true;

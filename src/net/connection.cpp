@@ -4,6 +4,10 @@
 
 #include "net/connection.hpp"
 
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <openssl/err.h>
+#include <openssl/ssl.h>
 #include <sys/socket.h>
 
 #include <array>
@@ -11,7 +15,9 @@
 #include <boost/asio/ssl.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/ssl.hpp>
+#include <algorithm>
 #include <cerrno>
+#include <cstring>
 #include <optional>
 
 #include "net/tls.hpp"
@@ -24,6 +30,22 @@ namespace beast = boost::beast;
 using tcp = asio::ip::tcp;
 using boost::system::error_code;
 using TlsStream = beast::ssl_stream<beast::tcp_stream>;
+
+// The handshake failed the way it does against a server that does not speak TLS: no answer (a
+// plain-HTTP server waits for a request line that never comes) or a record that is no TLS record
+// (its "HTTP/1.1 400" answer).
+bool not_a_tls_answer(const error_code& ec) {
+  if (is_timeout(ec)) return true;
+  if (ec.category() != asio::error::get_ssl_category()) return false;
+  const int reason = ERR_GET_REASON(static_cast<unsigned long>(ec.value()));
+  return reason == SSL_R_WRONG_VERSION_NUMBER || reason == SSL_R_PACKET_LENGTH_TOO_LONG ||
+         reason == SSL_R_RECORD_LENGTH_MISMATCH;
+}
+
+// glibc's struct tcp_info stops before the kernel's tcpi_bytes_acked, which follows it after two
+// 64-bit pacing rates (linux/tcp.h, kernel 4.1+; older kernels return a shorter struct).
+constexpr std::size_t kBytesAckedOffset = sizeof(::tcp_info) + 2 * sizeof(std::uint64_t);
+static_assert(sizeof(::tcp_info) == 104, "glibc's tcp_info layout changed");
 
 }  // namespace
 
@@ -104,6 +126,7 @@ asio::awaitable<void> Connection::connect(Deadline deadline, ConnectError& error
       error.step = ConnectError::Step::tls;
       error.ec = ec;
       error.tls_detail = tls_failure_text(m.tls->native_handle(), ec.message());
+      if (error.tls_detail == ec.message() && not_a_tls_answer(ec)) error.tls_detail = kNotTlsHint;
       co_return;
     }
   }
@@ -135,13 +158,33 @@ bool Connection::usable() const {
   if (!m.connected) return false;
   auto& socket = const_cast<beast::tcp_stream&>(m.lowest()).socket();
   if (!socket.is_open()) return false;
-  char byte = 0;
-  const ssize_t n = ::recv(socket.native_handle(), &byte, 1, MSG_PEEK | MSG_DONTWAIT);
-  if (n == 0) return false;  // the peer closed it while it sat idle
-  // Plain HTTP: bytes nobody asked for (a 408 before a close). TLS: records such as a late
-  // session ticket, which the next read consumes.
-  if (n > 0) return m.tls.has_value();
-  return errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR;
+  const int fd = socket.native_handle();
+  for (int round = 0; round < 4; ++round) {
+    std::array<char, 16> bytes{};
+    const ssize_t n = ::recv(fd, bytes.data(), bytes.size(), MSG_PEEK | MSG_DONTWAIT);
+    if (n == 0) return false;  // the peer closed it while it sat idle
+    if (n < 0) return errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR;
+    // TLS: records such as a late session ticket, which the next read consumes.
+    if (m.tls) return true;
+    // Plain HTTP: an extra CRLF after the last chunk is harmless (RFC 9112 2.2): consume it.
+    // Other bytes nobody asked for (a 408 before a close) make the connection unusable.
+    const auto end = bytes.begin() + n;
+    if (std::find_if(bytes.begin(), end, [](char b) { return b != '\r' && b != '\n'; }) != end) return false;
+    if (::recv(fd, bytes.data(), static_cast<std::size_t>(n), MSG_DONTWAIT) != n) return false;
+  }
+  return false;
+}
+
+std::uint64_t Connection::bytes_acked() const {
+  auto& socket = const_cast<beast::tcp_stream&>(impl_->lowest()).socket();
+  if (!socket.is_open()) return 0;
+  std::array<unsigned char, kBytesAckedOffset + sizeof(std::uint64_t)> info{};
+  socklen_t len = info.size();
+  if (::getsockopt(socket.native_handle(), IPPROTO_TCP, TCP_INFO, info.data(), &len) != 0) return 0;
+  if (len < info.size()) return 0;
+  std::uint64_t acked = 0;
+  std::memcpy(&acked, info.data() + kBytesAckedOffset, sizeof acked);
+  return acked;
 }
 
 }  // namespace sb

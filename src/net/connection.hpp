@@ -15,6 +15,7 @@
 #include <boost/system/error_code.hpp>
 #include <chrono>
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <string>
 
@@ -28,13 +29,18 @@ namespace sb {
 
 using Deadline = std::chrono::steady_clock::time_point;
 
+// What a TLS handshake with a plain-HTTP port says (it times out or reads "HTTP/1.1 400").
+inline constexpr const char* kNotTlsHint = "the server did not answer TLS (is it plain HTTP? try http://)";
+
 // Why connect() failed, and at which step. The caller words the message: the load client and the
 // cold-path calls say it differently (the tests pin both wordings).
 struct ConnectError {
   enum class Step { none, resolve, connect, tls };
   Step step = Step::none;
   boost::system::error_code ec;
-  std::string tls_detail;  // Step::tls: certificate errors spelled out, else the transport error
+  // Step::tls: certificate errors spelled out; a peer that does not speak TLS (no answer, or a
+  // plain-HTTP answer) gets kNotTlsHint; else the transport error.
+  std::string tls_detail;
 
   bool failed() const noexcept { return step != Step::none; }
   bool tcp_connected() const noexcept { return step == Step::none || step == Step::tls; }
@@ -61,7 +67,12 @@ class ByteStream {
   virtual void close() = 0;
   // Connected, still open, and the peer has neither closed nor sent anything unasked: a request
   // can be sent on it. Never blocks (one non-blocking peek at the socket).
+  // Stray CR/LF bytes after a response (a server's extra CRLF after the last chunk) are consumed.
   virtual bool usable() const = 0;
+  // Bytes written on this connection that the peer's TCP has acknowledged (Linux TCP_INFO), 0 where
+  // unknown. A request whose bytes were never acknowledged cannot have reached the server: the
+  // peer's socket was closed when they arrived (it answered with a reset), so resending is safe.
+  virtual std::uint64_t bytes_acked() const { return 0; }
 };
 
 // The error a passed deadline gives, and the errors that mean "the peer closed the connection"
@@ -110,6 +121,7 @@ class Connection final : public ByteStream {
   void expires_at(Deadline deadline) override;
   void close() override;
   bool usable() const override;
+  std::uint64_t bytes_acked() const override;
   bool tls() const noexcept;
 
  private:

@@ -15,6 +15,7 @@
 
 #include "core/error.hpp"
 #include "net/connection.hpp"
+#include "net/secrets.hpp"
 
 namespace sb {
 namespace {
@@ -131,6 +132,11 @@ HttpReply http_call(const Endpoint& ep, std::string_view method, std::string_vie
   ioc.run();
   if (thrown) std::rethrow_exception(thrown);
   if (!st.failure.empty()) fail(st, st.failure);
+  if (st.reply.status / 100 != 2) {  // error texts that echo the key get printed by the callers
+    const std::vector<std::string> secrets = secret_header_values(headers);
+    scrub_secrets(st.reply.body, secrets);
+    scrub_secrets(st.reply.reason, secrets);
+  }
   return std::move(st.reply);
 }
 

@@ -22,7 +22,8 @@ struct HttpReply {
 
 // Transport failures throw sb::UserError with ExitCode::unreachable and a message naming host:port
 // and what to check (connection refused -> check the port and a 127.0.0.1 vs 0.0.0.0 bind; DNS;
-// TLS verification; timeout). HTTP error statuses are returned, not thrown.
+// TLS verification; timeout). HTTP error statuses are returned, not thrown, with any credential
+// the request carried (and anything shaped like an sk- key) masked in their body and reason.
 HttpReply http_call(const Endpoint& ep, std::string_view method, std::string_view path,
                     const HeaderList& headers, std::string_view body, double timeout_s);
 

@@ -5,6 +5,9 @@
 // for them, and logs what the client did (connects, requests written, closes, when each read returned).
 #include <boost/asio/awaitable.hpp>
 #include <boost/asio/error.hpp>
+#include <boost/asio/post.hpp>
+#include <boost/asio/this_coro.hpp>
+#include <boost/asio/use_awaitable.hpp>
 #include <algorithm>
 #include <cstring>
 #include <deque>
@@ -40,6 +43,11 @@ struct FakeConnScript {
   std::vector<std::vector<FakeRead>> responses;
   ConnectError connect_error;    // connect() fails like this when set
   bool stale_when_idle = false;  // the server closes it as soon as it has answered: usable() is false
+  // How many of the requests written to it reached the server (its TCP acknowledged them); later
+  // ones met a socket the server had closed (bytes_acked() does not count them).
+  std::size_t acked_requests = static_cast<std::size_t>(-1);
+  std::size_t fail_writes_from = static_cast<std::size_t>(-1);  // the n-th write and later fail (broken pipe)
+  bool yield_reads = false;  // each read suspends once, so other requests of the worker run meanwhile
 };
 
 struct FakeLog {
@@ -62,8 +70,9 @@ class FakeStream final : public ByteStream {
   boost::asio::awaitable<std::size_t> write(boost::asio::const_buffer head, boost::asio::const_buffer body,
                                             boost::system::error_code& ec) override {
     ec = {};
-    if (closed_) ec = boost::asio::error::broken_pipe;
+    if (closed_ || writes_++ >= script_.fail_writes_from) ec = boost::asio::error::broken_pipe;
     if (!ec) {
+      if (served_ < script_.acked_requests) acked_ += head.size() + body.size();
       log_->requests.emplace_back(static_cast<const char*>(head.data()), head.size());
       log_->requests.back().append(static_cast<const char*>(body.data()), body.size());
       pending_.clear();
@@ -77,6 +86,9 @@ class FakeStream final : public ByteStream {
   }
   boost::asio::awaitable<std::size_t> read_some(boost::asio::mutable_buffer into,
                                                 boost::system::error_code& ec) override {
+    if (script_.yield_reads) {
+      co_await boost::asio::post(co_await boost::asio::this_coro::executor, boost::asio::use_awaitable);
+    }
     ec = {};
     if (closed_) ec = boost::asio::error::operation_aborted;
     else if (pending_.empty()) ec = boost::asio::error::eof;
@@ -99,12 +111,15 @@ class FakeStream final : public ByteStream {
     closed_ = true;
   }
   bool usable() const override { return connected_ && !closed_ && !(script_.stale_when_idle && served_ > 0); }
+  std::uint64_t bytes_acked() const override { return acked_; }
 
  private:
   FakeConnScript script_;
   FakeLog* log_;
   std::deque<FakeRead> pending_;  // what is left of the current response
   std::size_t served_ = 0;
+  std::size_t writes_ = 0;
+  std::uint64_t acked_ = 0;
   bool connected_ = false;
   bool closed_ = false;
 };

@@ -14,6 +14,7 @@
 #include "exec/exchange.hpp"
 #include "exec/fake_stream.hpp"
 #include "exec/runner.hpp"
+#include "exec/worker_rig.hpp"
 #include "net/fake_server.hpp"
 
 namespace sb {
@@ -21,79 +22,11 @@ namespace {
 
 using test::FakeConnScript;
 using test::FakeRead;
-
-// A usage chunk and [DONE] after three token events: the answer every stream test expects.
-std::string worker_sse_response() {
-  return std::string(test::kSseHead) + test::http_chunk(test::token_event("a")) +
-         test::http_chunk(test::token_event("b")) + test::http_chunk(test::token_event("c", true)) +
-         test::http_chunk(R"(data: {"choices":[],"usage":{"prompt_tokens":3,"completion_tokens":7}})"
-                          "\n\n") +
-         test::http_chunk("data: [DONE]\n\n") + test::kLastChunk;
-}
-
-// Where each token event of worker_sse_response() ends: the byte whose arrival completes it.
-std::vector<std::size_t> worker_event_ends(const std::string& response) {
-  std::vector<std::size_t> ends;
-  for (const char* text : {"\"a\"", "\"b\"", "\"c\""}) {
-    const std::size_t at = response.find(text);
-    ends.push_back(response.find("\n\n", at) + 1);
-  }
-  return ends;
-}
-
-std::vector<FakeRead> worker_one_read(const std::string& bytes) { return {FakeRead{bytes, {}}}; }
-
-// One Worker on a FakeNetwork; send() submits one request and waits for its completion.
-struct WorkerRig {
-  test::FakeNetwork net;
-  ClientOptions opt;
-  std::string body = R"({"prompt":"x"})";
-  std::deque<RequestRecord> records;
-  std::mutex mu;
-  std::condition_variable cv;
-  std::size_t completed = 0;
-  Nanos t0 = 0;
-  std::unique_ptr<Worker> worker;
-
-  WorkerRig() {
-    opt.endpoint = parse_base_url("http://fake.test:8000");
-    opt.threads = 1;
-    opt.keep_text = true;
-  }
-  void start() {
-    worker = std::make_unique<Worker>(
-        opt,
-        [this](RequestRecord&) {
-          std::lock_guard<std::mutex> lk(mu);
-          ++completed;
-          cv.notify_all();
-        },
-        net.factory());
-  }
-  const RequestRecord& send() {
-    if (!worker) start();
-    RequestRecord& rec = records.emplace_back();
-    rec.index = static_cast<std::uint32_t>(records.size() - 1);
-    rec.expected_output_tokens = 3;
-    t0 = now_ns();
-    worker->submit(Job{&rec, &body, "req-1", t0});
-    std::unique_lock<std::mutex> lk(mu);
-    const bool done = cv.wait_for(lk, std::chrono::seconds(10), [&] { return completed == records.size(); });
-    EXPECT_TRUE(done) << "the worker never completed request " << rec.index;
-    return rec;
-  }
-};
-
-void expect_streamed_ok(const RequestRecord& r) {
-  EXPECT_EQ(r.outcome, Outcome::ok) << r.error;
-  EXPECT_EQ(r.http_status, 200);
-  EXPECT_EQ(r.token_ns.size(), 3u);
-  EXPECT_EQ(r.generated_text, "abc");
-  EXPECT_EQ(r.output_tokens, 7);  // usage wins over the three events
-  EXPECT_EQ(r.prompt_tokens, 3);
-  EXPECT_EQ(r.token_source, TokenSource::usage_chunk);
-  EXPECT_FALSE(r.aborted);
-}
+using test::expect_streamed_ok;
+using test::worker_event_ends;
+using test::worker_one_read;
+using test::worker_sse_response;
+using test::WorkerRig;
 
 // Token k must carry the time of the read that delivered byte ends[k]: no earlier than that read
 // returned and no later than the next read returned (reads[i] is the i-th read that gave bytes).
@@ -200,7 +133,9 @@ TEST(Worker, CloseAtEveryPointOfTheStreamIsDroppedWithTheTokensBeforeIt) {
 
 TEST(Worker, ServerCloseBeforeTheResponseOnAFreshConnectionFails) {
   WorkerRig rig;
-  rig.net.add(FakeConnScript{{{test::fake_eof()}}, {}, false});
+  FakeConnScript closed{{{test::fake_eof()}}, {}, false};
+  closed.acked_requests = 0;  // closed before the request arrived
+  rig.net.add(closed);
   const RequestRecord& r = rig.send();
   EXPECT_EQ(r.outcome, Outcome::connect_error);
   EXPECT_EQ(r.error, "connection closed before any response byte");
@@ -212,10 +147,14 @@ TEST(Worker, ServerCloseBeforeTheResponseOnAReusedConnectionIsRetriedOnce) {
   WorkerRig rig;
   const std::string resp = worker_sse_response();
   // The first connection answers once, then the server has closed it (the peek does not see it).
-  rig.net.add(FakeConnScript{{worker_one_read(resp), {test::fake_eof()}}, {}, false});
+  FakeConnScript stale{{worker_one_read(resp), {test::fake_eof()}}, {}, false};
+  stale.acked_requests = 1;  // the second request met the closed socket: never acknowledged
+  rig.net.add(stale);
   rig.net.add(FakeConnScript{{worker_one_read(resp)}, {}, false});
   expect_streamed_ok(rig.send());
+  EXPECT_EQ(rig.records.back().retries, 0);
   expect_streamed_ok(rig.send());
+  EXPECT_EQ(rig.records.back().retries, 1);
   EXPECT_EQ(rig.net.made(), 2);
   EXPECT_EQ(rig.net.log.requests.size(), 3u);  // the second request was written twice
   EXPECT_EQ(rig.worker->connections_opened(), 2);

@@ -102,6 +102,54 @@ TEST(Connection, PlainRoundTripThenUsableUntilTheServerCloses) {
   EXPECT_FALSE(conn->usable());
 }
 
+// Writes `request` on a connected `conn` and reads until the response's "{}" body.
+asio::awaitable<void> conn_again(Connection& conn, ConnCall& out, std::string request) {
+  boost::system::error_code ec;
+  co_await conn.write(asio::buffer(request), asio::const_buffer(), ec);
+  char buf[4096];
+  while (!ec && out.reply.find("\r\n\r\n{}") == std::string::npos) {
+    const std::size_t n = co_await conn.read_some(asio::buffer(buf), ec);
+    out.reply.append(buf, n);
+  }
+  out.read_error = ec;
+}
+
+TEST(Connection, ExtraCrlfAfterAResponseIsConsumedAndTheConnectionStaysUsable) {
+  test::FakeServer server([](test::FakeConn& c, const test::FakeRequest&) {
+    c.send(test::json_response(200, "OK", "{}"));
+    c.sleep_ms(20);
+    return c.send("\r\n");  // llama.cpp-style stray CRLF, after the response, in its own segment
+  });
+  asio::io_context ioc(1);
+  Dialer dialer(ioc, conn_endpoint("http", "127.0.0.1", server.port()));
+  auto conn = dialer.open();
+  ConnCall call;
+  run_coro(ioc, conn_call(*conn, call, "GET / HTTP/1.1\r\nHost: x\r\n\r\n"));
+  ASSERT_FALSE(call.error.failed());
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  EXPECT_TRUE(conn->usable());
+  EXPECT_GT(conn->bytes_acked(), 0u);
+  ConnCall again;
+  run_coro(ioc, conn_again(*conn, again, "GET / HTTP/1.1\r\nHost: x\r\n\r\n"));
+  EXPECT_FALSE(again.read_error) << again.read_error.message();
+  EXPECT_EQ(again.reply, test::json_response(200, "OK", "{}"));  // no CRLF left before it
+}
+
+TEST(Connection, BytesAckedCountsWhatTheServerReceived) {
+  test::FakeServer server([](test::FakeConn& c, const test::FakeRequest&) {
+    return c.send(test::json_response(200, "OK", "{}"));
+  });
+  asio::io_context ioc(1);
+  Dialer dialer(ioc, conn_endpoint("http", "127.0.0.1", server.port()));
+  auto conn = dialer.open();
+  const std::string req = "GET / HTTP/1.1\r\nHost: x\r\n\r\n";
+  ConnCall call;
+  run_coro(ioc, conn_call(*conn, call, req));
+  ASSERT_FALSE(call.error.failed());
+  EXPECT_GE(conn->bytes_acked(), req.size());      // Linux counts the SYN too
+  EXPECT_LE(conn->bytes_acked(), req.size() + 1);
+}
+
 TEST(Connection, RefusedIsAConnectStepFailure) {
   asio::io_context ioc(1);
   Dialer dialer(ioc, conn_endpoint("http", "127.0.0.1", test::FakeServer::closed_port()));

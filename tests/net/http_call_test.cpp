@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <thread>
+
 #include "core/error.hpp"
 #include "net/fake_server.hpp"
 #include "net/tls_fake_server.hpp"
@@ -77,6 +79,36 @@ TEST(HttpCall, TlsHandshakeAgainstPlainHttpFailsClearly) {
   const std::string msg = failure_of(ep, 0.5);  // the server never answers the ClientHello
   EXPECT_NE(msg.find("TLS handshake with 127.0.0.1:" + std::to_string(server.port()) + " failed"),
             std::string::npos) << msg;
+  EXPECT_NE(msg.find("the server did not answer TLS (is it plain HTTP? try http://)"), std::string::npos) << msg;
+  EXPECT_EQ(msg.find("timed out"), std::string::npos) << msg;
+}
+
+TEST(HttpCall, TlsHandshakeAnsweredInPlainHttpSaysItIsPlainHttp) {
+  // A server that answers the ClientHello's bytes with a plain-HTTP 400 at once (as uvicorn does).
+  const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  socklen_t len = sizeof addr;
+  ASSERT_EQ(::bind(fd, reinterpret_cast<sockaddr*>(&addr), len), 0);
+  ASSERT_EQ(::listen(fd, 4), 0);
+  ::getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len);
+  std::thread answer([fd] {
+    const int c = ::accept(fd, nullptr, nullptr);
+    char buf[512];
+    (void)::recv(c, buf, sizeof buf, 0);
+    const std::string reply = "HTTP/1.1 400 Bad Request\r\nContent-Length: 11\r\n\r\nBad Request";
+    (void)::send(c, reply.data(), reply.size(), MSG_NOSIGNAL);
+    ::shutdown(c, SHUT_WR);
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    ::close(c);
+  });
+  Endpoint ep = local(ntohs(addr.sin_port));
+  ep.tls = true;
+  const std::string msg = failure_of(ep, 5);
+  answer.join();
+  ::close(fd);
+  EXPECT_NE(msg.find("the server did not answer TLS (is it plain HTTP? try http://)"), std::string::npos) << msg;
 }
 
 }  // namespace
