@@ -29,7 +29,7 @@ constexpr std::array kFlags{
     FlagSpec{"timeout-s", K::value, "whole-request timeout in seconds (default 21600, as vLLM)", "client.timeout_s"},
     FlagSpec{"idle-timeout-s", K::value, "max seconds of silence within one response (default 300)",
              "client.idle_timeout_s"},
-    FlagSpec{"client-threads", K::value, "client worker threads (default: number of cores)", "client.threads"},
+    FlagSpec{"client-threads", K::value, "client worker threads, at most 1024 (default: number of cores)", "client.threads"},
     // Dataset
     FlagSpec{"dataset-name", K::value, "random | sharegpt | custom (default random)", "dataset.name"},
     FlagSpec{"dataset-path", K::value, "dataset file (sharegpt JSON, custom JSONL)", "dataset.path"},

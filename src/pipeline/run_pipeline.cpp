@@ -21,7 +21,10 @@ namespace {
 
 void note(const RunIo& io, const std::string& line) { std::fprintf(io.err, "%s\n", line.c_str()); }
 
+// Once a write to `out` failed (EPIPE: `servebench run | head -1`, SIGPIPE being ignored), printing
+// stops and the run goes on writing its files.
 void print(std::FILE* out, const std::string& text) {
+  if (std::ferror(out)) return;
   std::fputs(text.c_str(), out);
   std::fflush(out);
 }
@@ -178,8 +181,15 @@ StageRun run_one_stage(const StageEnv& env, const StagePlan& plan) {
 
 RunResult run(const RunConfig& cfg, const RunIo& io, std::stop_token stop) {
   throw_if_problems(validate(cfg));
-  Prepared p = prepare_run(cfg, io.err);
+  std::optional<Prepared> prepared = prepare_until_stopped(cfg, io.err, stop);
   RunResult result;
+  if (!prepared) {
+    note(io, "aborted: stopped before the load started; nothing was sent, nothing written");
+    result.aborted = true;
+    result.code = ExitCode::aborted;
+    return result;
+  }
+  Prepared& p = *prepared;
   result.model_id = p.ctx.model_id;
   RunOutputs outputs(cfg, p.ctx);
   Runner runner(client_options(cfg, p));
