@@ -212,7 +212,7 @@ void read_outputs(const OptionReader& r, RunConfig& c) {
   c.output_json = r.text("output-json").value_or("");
   c.requests_jsonl = r.text("requests-jsonl").value_or(pipeline::default_requests_path(c));
   c.csv = r.text("csv").value_or("");
-  c.max_failure_ratio = r.number("max-failure-ratio", 0, false);
+  c.max_failure_ratio = r.number("max-failure-ratio", 0, false).value_or(0.5);
 }
 
 }  // namespace

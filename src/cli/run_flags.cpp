@@ -87,7 +87,7 @@ constexpr std::array kFlags{
     FlagSpec{"metadata", K::list, "KEY=VALUE added to the results (repeatable)"},
     FlagSpec{"label", K::value, "label of the run (results and file names)"},
     FlagSpec{"disable-tqdm", K::flag, "no live progress line"},
-    FlagSpec{"max-failure-ratio", K::value, "exit 4 when failed/sent of a stage exceeds this ratio",
+    FlagSpec{"max-failure-ratio", K::value, "stop the sweep and exit 4 when failed/sent of a stage exceeds this ratio (default 0.5; 1 = never)",
              "max_failure_ratio"},
 };
 

@@ -48,7 +48,9 @@ struct RunConfig {
   std::string output_json;                  // sweep document, "" = none
   std::string requests_jsonl;               // per-request records, "" = none
   std::string csv;                          // --csv: one row per stage, "" = none
-  std::optional<double> max_failure_ratio;  // exit 4 when a stage's failed/sent exceeds it
+  // A stage whose failed/sent exceeds it stops the sweep there (later stages not run), exit 4;
+  // 1 never stops (nullopt neither, for library callers).
+  std::optional<double> max_failure_ratio = 0.5;
   std::optional<std::string> config_path;   // the config file that was read, if any
 };
 

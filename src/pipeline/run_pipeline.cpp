@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "pipeline/output_recount.hpp"
+#include "pipeline/remedies.hpp"
 #include "pipeline/run_outputs.hpp"
 #include "pipeline/run_prepare.hpp"
 #include "pipeline/run_progress.hpp"
@@ -172,7 +173,8 @@ StageRun run_one_stage(const StageEnv& env, const StagePlan& plan) {
   StageRun run;
   run.summary = summarize_stage(cfg, p, plan, out);
   outputs.stage_done(run.summary, out.records);
-  print(io.out, format_failed_requests(out.records) + format_console_summary(run.summary, console_options(cfg)));
+  print(io.out, format_failed_requests(out.records) + format_console_summary(run.summary, console_options(cfg)) +
+                   format_remedies(out.records));
   run.stop = out.aborted;
   return run;
 }
@@ -201,9 +203,12 @@ RunResult run(const RunConfig& cfg, const RunIo& io, std::stop_token stop) {
   for (const StagePlan& plan : p.staircase.stages) {
     if (stop.stop_requested()) break;
     StageRun stage = run_one_stage(env, plan);
-    failures = failures || too_many_failures(cfg, stage.summary);
+    const bool too_many = too_many_failures(cfg, stage.summary);
+    // A server that is down (or killed mid-run) fails every later stage too: stop here.
+    if (too_many) note(io, format_failure_stop(p.staircase.mode, plan.load_value, stage.summary));
+    failures = failures || too_many;
     result.stages.push_back(std::move(stage.summary));
-    if (stage.stop || stop.stop_requested()) break;
+    if (too_many || stage.stop || stop.stop_requested()) break;
   }
   result.aborted = stop.stop_requested();
   outputs.finish(result.aborted);
@@ -213,7 +218,8 @@ RunResult run(const RunConfig& cfg, const RunIo& io, std::stop_token stop) {
     note(io, "aborted: outputs written and marked \"aborted\": true");
     result.code = ExitCode::aborted;
   } else if (failures) {
-    note(io, fmt::format("failed: a stage's failure ratio exceeded --max-failure-ratio {}", *cfg.max_failure_ratio));
+    note(io, fmt::format("failed: a stage's failure ratio exceeded --max-failure-ratio {} (1 never stops)",
+                         *cfg.max_failure_ratio));
     result.code = ExitCode::too_many_failures;
   }
   return result;

@@ -17,7 +17,8 @@ TEST(RunE2e, InjectedFaultsLandInTheirCategories) {
           dir.path);
   ASSERT_NE(sim.port(), 0);
   RunResult r = run_servebench({"--port", sim.port_text(), "--num-prompts", "60", "--random-output-len", "8",
-                                "--random-input-len", "8", "--concurrency", "8", "--output-json", "f.json"},
+                                "--random-input-len", "8", "--concurrency", "8", "--output-json", "f.json",
+                                "--max-failure-ratio", "1"},  // 60% fail: above the default 0.5
                                dir.path);
   ASSERT_EQ(r.code, 0) << r.err;
   const Json s = Json::parse(slurp(dir.path / "f.json"))["stages"][0];
