@@ -162,6 +162,7 @@ void read_load(const OptionReader& r, RunConfig& c) {
   load.burstiness = r.number("burstiness", 0, true).value_or(1.0);
   read_ramp(r, load.ramp);
   c.num_warmups = r.integer("num-warmups", 0).value_or(0);
+  c.preflight_request = !r.flag("no-preflight-request");
 }
 
 // Sampling flags are sent only when set (as vLLM benchmarks/serve.py); numbers keep the user's

@@ -60,6 +60,7 @@ constexpr std::array kFlags{
     FlagSpec{"ramp-up-start-rps", K::value, "ramp-up: request rate at the first request (integer)",
              "load.ramp.start_rps"},
     FlagSpec{"ramp-up-end-rps", K::value, "ramp-up: request rate at the last request (integer)", "load.ramp.end_rps"},
+    FlagSpec{"no-preflight-request", K::flag, "skip the test request sent (like the first request) before the load"},
     FlagSpec{"num-warmups", K::value, "warm-up requests before the first stage (default 0)", "num_warmups"},
     // Request content
     FlagSpec{"ignore-eos", K::flag, "send ignore_eos (always on for the random dataset, as vLLM)"},

@@ -31,6 +31,7 @@ struct RunConfig {
   DatasetConfig dataset;
   StaircaseParams load;                     // --concurrency / --request-rate lists, limit, burstiness, ramp-up
   int num_warmups = 0;
+  bool preflight_request = true;            // one real request (the first one's body) before the load
 
   // Request content: ignore_eos, logprobs, sampling flags, --extra-body; the run fills in `api` (the
   // client's) and `model` (the served name preflight found)

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <limits>
 
 #include "pipeline/output_recount.hpp"
@@ -10,6 +11,7 @@
 #include "pipeline/run_outputs.hpp"
 #include "pipeline/run_prepare.hpp"
 #include "pipeline/run_progress.hpp"
+#include "core/error.hpp"
 #include "exec/runner.hpp"
 #include "load/schedule.hpp"
 #include "metrics/summarize.hpp"
@@ -104,6 +106,32 @@ void run_warmups(const RunConfig& cfg, const Prepared& p, Runner& runner, const 
   note(io, fmt::format("Warm-up: {} requests, {} failed", cfg.num_warmups, failed));
 }
 
+// As vLLM's benchmark: one request built like the run's first (same body, streamed), before any
+// stage; its failure ends the run as unreachable (exit 3) with the cause. Its own runner: one
+// thread, no grace on a stop, a timeout of at most 300 s.
+void run_preflight_request(const RunConfig& cfg, const Prepared& p, std::stop_token stop) {
+  if (!cfg.preflight_request) return;
+  ClientOptions opt = client_options(cfg, p);
+  opt.threads = 1;
+  opt.stop_grace_s = 0;
+  opt.timeout_s = std::min(opt.timeout_s, 300.0);
+  Runner runner(opt);
+  std::stop_callback on_stop(stop, [&runner] { runner.request_stop(); });
+  StageInput in;
+  in.bodies = &p.bodies;
+  const RequestSpec& first = p.dataset.requests.front();
+  in.requests.push_back({cfg.dataset.request_id_prefix + "preflight", first.prompt_tokens, first.max_tokens, 0});
+  const StageOutput out = runner.run_stage(in, {}, {});
+  const RequestRecord& r = out.records.front();
+  if (r.ok() || stop.stop_requested()) return;
+  const std::string fix = remedy(classify_failure(r.http_status, r.error));
+  throw UserError(fmt::format("the test request (POST {}, built like the run's first) failed ({}): {}{}; "
+                              "--no-preflight-request skips it",
+                              cfg.client.endpoint.url(cfg.client.path), to_string(r.outcome), r.error,
+                              fix.empty() ? "" : " -> " + fix),
+                  ExitCode::unreachable);
+}
+
 StageSummary summarize_stage(const RunConfig& cfg, const Prepared& p, const StagePlan& plan,
                              const StageOutput& out) {
   SummarizeParams sp;
@@ -193,6 +221,7 @@ RunResult run(const RunConfig& cfg, const RunIo& io, std::stop_token stop) {
   }
   Prepared& p = *prepared;
   result.model_id = p.ctx.model_id;
+  run_preflight_request(cfg, p, stop);  // before any output file exists
   RunOutputs outputs(cfg, p.ctx);
   Runner runner(client_options(cfg, p));
   // Runs on the requesting thread (or here, when the stop came during preparation).

@@ -52,7 +52,8 @@ TEST(RunExitsE2e, AllFailedStageStopsTheSweepWithExitFour) {
   Sim sim({"--ttft-ms", "1", "--itl-ms", "1", "--fail-ratio", "1", "--fail-status", "503"}, dir.path);
   ASSERT_NE(sim.port(), 0);
   RunResult r = run_servebench({"--port", sim.port_text(), "--num-prompts", "20", "--random-input-len", "4",
-                                "--random-output-len", "2", "--concurrency", "4", "8", "--output-json", "a.json"},
+                                "--random-output-len", "2", "--concurrency", "4", "8", "--output-json", "a.json",
+                                "--no-preflight-request"},
                                dir.path);
   EXPECT_EQ(r.code, 4) << r.err;
   EXPECT_NE(r.err.find("stage c=4: 20 of 20 requests failed (http_error 20): stopping\n"), std::string::npos)
@@ -63,7 +64,7 @@ TEST(RunExitsE2e, AllFailedStageStopsTheSweepWithExitFour) {
   // --max-failure-ratio 1 never stops: both stages run, exit 0.
   r = run_servebench({"--port", sim.port_text(), "--num-prompts", "20", "--random-input-len", "4",
                       "--random-output-len", "2", "--concurrency", "4", "8", "--output-json", "b.json",
-                      "--max-failure-ratio", "1"},
+                      "--max-failure-ratio", "1", "--no-preflight-request"},
                      dir.path);
   EXPECT_EQ(r.code, 0) << r.err;
   EXPECT_EQ(Json::parse(slurp(dir.path / "b.json"))["stages"].size(), 2u);
@@ -74,13 +75,34 @@ TEST(RunExitsE2e, ContextLengthFailuresGetTheirRemedy) {
   Sim sim({"--ttft-ms", "1", "--itl-ms", "1", "--max-model-len", "16"}, dir.path);
   ASSERT_NE(sim.port(), 0);
   RunResult r = run_servebench({"--port", sim.port_text(), "--num-prompts", "5", "--random-input-len", "32",
-                                "--random-output-len", "2", "--max-failure-ratio", "1"},
+                                "--random-output-len", "2", "--max-failure-ratio", "1", "--no-preflight-request"},
                                dir.path);
   EXPECT_EQ(r.code, 0) << r.err;
   EXPECT_NE(r.out.find("Remedy (5 requests, context length exceeded): prompt + max_tokens exceed the model's "
                        "context: use shorter inputs"),
             std::string::npos) << r.out;
   EXPECT_NE(r.out.find("larger --max-model-len\n"), std::string::npos) << r.out;
+}
+
+TEST(RunExitsE2e, FailedTestRequestStopsBeforeTheLoadWithExitThree) {
+  TempDir dir("exits_preflight");
+  Sim sim({"--ttft-ms", "1", "--itl-ms", "1", "--fail-ratio", "1", "--fail-status", "503"}, dir.path);
+  ASSERT_NE(sim.port(), 0);
+  RunResult r = run_servebench({"--port", sim.port_text(), "--num-prompts", "5", "--random-input-len", "4",
+                                "--random-output-len", "2", "--output-json", "p.json"},
+                               dir.path);
+  EXPECT_EQ(r.code, 3) << r.err;
+  EXPECT_NE(r.err.find("failed (http_error): HTTP 503 Service Unavailable: injected fault (--fail-ratio); "
+                       "--no-preflight-request skips it\n"),
+            std::string::npos) << r.err;
+  EXPECT_FALSE(fs::exists(dir.path / "p.json"));
+  fs::create_directories(dir.path / "ctx");
+  Sim ctx({"--ttft-ms", "1", "--itl-ms", "1", "--max-model-len", "16"}, dir.path / "ctx");
+  ASSERT_NE(ctx.port(), 0);
+  r = run_servebench({"--port", ctx.port_text(), "--num-prompts", "5", "--random-input-len", "32"}, dir.path);
+  EXPECT_EQ(r.code, 3) << r.err;
+  EXPECT_NE(r.err.find("maximum context length"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("larger --max-model-len"), std::string::npos) << r.err;
 }
 
 TEST(RunExitsE2e, ServerKilledMidRunExitsFour) {

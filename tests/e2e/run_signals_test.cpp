@@ -55,7 +55,7 @@ TEST(RunSignalsE2e, SecondCtrlCExitsWithoutTheGracePeriod) {
   Sim sim({"--ttft-ms", "10", "--itl-ms", "50"}, dir.path);
   ASSERT_NE(sim.port(), 0);
   const pid_t pid = spawn({"run", "--port", sim.port_text(), "--num-prompts", "4", "--random-output-len", "400",
-                           "--concurrency", "4", "--output-json", "d.json"},
+                           "--concurrency", "4", "--output-json", "d.json", "--no-preflight-request"},
                           dir.path, "run");
   std::this_thread::sleep_for(std::chrono::milliseconds(1500));
   ::kill(pid, SIGINT);  // the grace period for the 4 in-flight streams (3 s) starts

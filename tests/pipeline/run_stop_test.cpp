@@ -56,6 +56,7 @@ struct StopFixture {
     c.request.ignore_eos = true;
     c.load.concurrency = {2, 4};
     c.client.threads = 1;
+    c.preflight_request = false;  // its 0.65 s would come before the stop's timing
     c.output_json = (dir / "sweep.json").string();
     c.requests_jsonl = (dir / "sweep.requests.jsonl").string();
     return c;
