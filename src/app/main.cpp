@@ -1,4 +1,5 @@
 // servebench: subcommand dispatch, and SIGINT/SIGTERM as the stop token of commands that send load.
+#include <csignal>
 #include <cstdio>
 #include <cstring>
 #include <string_view>
@@ -22,6 +23,9 @@ void print_usage(std::FILE* out) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  // `servebench run ... | head -1`: a closed stdout must not kill the run (and its files); writes
+  // fail with EPIPE instead, and the printers stop printing.
+  std::signal(SIGPIPE, SIG_IGN);
   if (argc < 2 || std::strcmp(argv[1], "--help") == 0 || std::strcmp(argv[1], "-h") == 0) {
     print_usage(argc < 2 ? stderr : stdout);
     return argc < 2 ? 2 : 0;
@@ -35,7 +39,14 @@ int main(int argc, char** argv) {
     if (name != c.name) continue;
     if (!c.stoppable) return sb::cli::run_guarded(c, argc - 1, argv + 1);  // sim handles its own signals
     sb::app::SignalStop signals;  // before the command starts any thread
-    return sb::cli::run_guarded(c, argc - 1, argv + 1, signals.token());
+    const int code = sb::cli::run_guarded(c, argc - 1, argv + 1, signals.token());
+    if (signals.token().stop_requested()) {
+      // A stop may have left a helper thread blocked in a call that cannot be interrupted (the
+      // preflight's HTTP call, pipeline/run_pipeline.cpp): exit without destroying globals under it.
+      std::fflush(nullptr);
+      std::_Exit(code);
+    }
+    return code;
   }
   std::fprintf(stderr, "servebench: unknown command '%s'\n\n", argv[1]);
   print_usage(stderr);

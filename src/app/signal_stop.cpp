@@ -1,6 +1,9 @@
 #include "app/signal_stop.hpp"
 
 #include <pthread.h>
+#include <unistd.h>
+
+#include <cstdlib>
 
 namespace sb::app {
 
@@ -17,7 +20,13 @@ void SignalStop::watch() {
     int sig = 0;
     if (sigwait(&signals_, &sig) != 0) continue;
     if (closing_.load()) return;
-    source_.request_stop();  // a second Ctrl-C finds the stop already requested: nothing more
+    if (source_.stop_requested()) {
+      // The second Ctrl-C: the user does not want the grace period, nor the outputs' last rewrite.
+      static constexpr char kLine[] = "servebench: interrupted again: exiting now, without waiting\n";
+      [[maybe_unused]] const ssize_t n = ::write(STDERR_FILENO, kLine, sizeof kLine - 1);
+      std::_Exit(130);  // ExitCode::aborted
+    }
+    source_.request_stop();
   }
 }
 

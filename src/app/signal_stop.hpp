@@ -2,7 +2,8 @@
 // SIGINT and SIGTERM as a stop request, with no work in a signal handler: the constructor blocks
 // both signals in the calling thread (so in every thread started after it, which inherit the mask)
 // and starts one watcher thread that waits for them with sigwait(); each one that arrives requests
-// the stop of token(). Create it before any other thread, on the main thread.
+// the stop of token(); a second one while the stop is under way ends the process at once (exit 130,
+// no grace period). Create it before any other thread, on the main thread.
 #include <atomic>
 #include <csignal>
 #include <stop_token>

@@ -40,6 +40,13 @@ void read_api_key(const OptionReader& r, const EnvLookup& env, RunConfig& c) {
   }
 }
 
+// The OpenAI SDKs' base URL ends in /v1 (http://host:8000/v1); our API paths (/v1/models, the
+// endpoint) carry the version already, so it comes off the prefix instead of being doubled into
+// /v1/v1/completions. "/v1/" is "/v1" here: parse_base_url drops trailing slashes.
+void drop_api_version(Endpoint& ep, const std::string& path) {
+  if (ep.base_path.ends_with("/v1") && path.starts_with("/v1/")) ep.base_path.resize(ep.base_path.size() - 3);
+}
+
 void read_target(const OptionReader& r, const EnvLookup& env, RunConfig& c) {
   c.backend = r.text("backend").value_or("openai");
   if (c.backend == "openai-chat") c.client.api = Api::chat;
@@ -58,9 +65,10 @@ void read_target(const OptionReader& r, const EnvLookup& env, RunConfig& c) {
     c.client.endpoint.port = static_cast<std::uint16_t>(port > 65535 ? 8000 : port);
   }
   c.client.endpoint.insecure = r.flag("insecure");
-  c.base_url = c.client.endpoint.url("");
   c.client.path = r.text("endpoint").value_or(c.client.api == Api::chat ? "/v1/chat/completions" : "/v1/completions");
   if (c.client.path.empty() || c.client.path.front() != '/') c.client.path = "/" + c.client.path;
+  drop_api_version(c.client.endpoint, c.client.path);
+  c.base_url = c.client.endpoint.url("");
   c.model = r.text("model");
   c.served_model_name = r.text("served-model-name");
   c.tokenizer = r.text("tokenizer");
@@ -154,6 +162,7 @@ void read_load(const OptionReader& r, RunConfig& c) {
   load.burstiness = r.number("burstiness", 0, true).value_or(1.0);
   read_ramp(r, load.ramp);
   c.num_warmups = r.integer("num-warmups", 0).value_or(0);
+  c.preflight_request = !r.flag("no-preflight-request");
 }
 
 // Sampling flags are sent only when set (as vLLM benchmarks/serve.py); numbers keep the user's
@@ -204,7 +213,7 @@ void read_outputs(const OptionReader& r, RunConfig& c) {
   c.output_json = r.text("output-json").value_or("");
   c.requests_jsonl = r.text("requests-jsonl").value_or(pipeline::default_requests_path(c));
   c.csv = r.text("csv").value_or("");
-  c.max_failure_ratio = r.number("max-failure-ratio", 0, false);
+  c.max_failure_ratio = r.number("max-failure-ratio", 0, false).value_or(0.5);
 }
 
 }  // namespace

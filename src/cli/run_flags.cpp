@@ -29,7 +29,7 @@ constexpr std::array kFlags{
     FlagSpec{"timeout-s", K::value, "whole-request timeout in seconds (default 21600, as vLLM)", "client.timeout_s"},
     FlagSpec{"idle-timeout-s", K::value, "max seconds of silence within one response (default 300)",
              "client.idle_timeout_s"},
-    FlagSpec{"client-threads", K::value, "client worker threads (default: number of cores)", "client.threads"},
+    FlagSpec{"client-threads", K::value, "client worker threads, at most 1024 (default: number of cores)", "client.threads"},
     // Dataset
     FlagSpec{"dataset-name", K::value, "random | sharegpt | custom (default random)", "dataset.name"},
     FlagSpec{"dataset-path", K::value, "dataset file (sharegpt JSON, custom JSONL)", "dataset.path"},
@@ -60,6 +60,7 @@ constexpr std::array kFlags{
     FlagSpec{"ramp-up-start-rps", K::value, "ramp-up: request rate at the first request (integer)",
              "load.ramp.start_rps"},
     FlagSpec{"ramp-up-end-rps", K::value, "ramp-up: request rate at the last request (integer)", "load.ramp.end_rps"},
+    FlagSpec{"no-preflight-request", K::flag, "skip the test request sent (like the first request) before the load"},
     FlagSpec{"num-warmups", K::value, "warm-up requests before the first stage (default 0)", "num_warmups"},
     // Request content
     FlagSpec{"ignore-eos", K::flag, "send ignore_eos (always on for the random dataset, as vLLM)"},
@@ -87,7 +88,7 @@ constexpr std::array kFlags{
     FlagSpec{"metadata", K::list, "KEY=VALUE added to the results (repeatable)"},
     FlagSpec{"label", K::value, "label of the run (results and file names)"},
     FlagSpec{"disable-tqdm", K::flag, "no live progress line"},
-    FlagSpec{"max-failure-ratio", K::value, "exit 4 when failed/sent of a stage exceeds this ratio",
+    FlagSpec{"max-failure-ratio", K::value, "stop the sweep and exit 4 when failed/sent of a stage exceeds this ratio (default 0.5; 1 = never)",
              "max_failure_ratio"},
 };
 

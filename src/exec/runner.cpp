@@ -88,6 +88,7 @@ void Runner::Impl::cancel_unsent(StageOutput& out, std::size_t from, Nanos t0) {
     rec.outcome = Outcome::cancelled;
     rec.error = "not sent: the run was stopped";
     rec.aborted = true;
+    rec.was_sent = false;  // never handed to a connection: counts in no metric, only as not sent
     rec.sent_ns = rec.done_ns = now;
     std::lock_guard<std::mutex> lk(record_mu);
     if (on_record != nullptr && *on_record) (*on_record)(rec);
@@ -102,6 +103,9 @@ Problems validate(const ClientOptions& opt) {
   if (!(opt.idle_timeout_s > 0))
     out.push_back({"idle_timeout_s", fmt::format("must be > 0, got {}", opt.idle_timeout_s)});
   if (opt.threads < 0) out.push_back({"threads", fmt::format("must be >= 0 (0: one per core), got {}", opt.threads)});
+  if (opt.threads > kMaxClientThreads)
+    out.push_back({"threads", fmt::format("must be <= {} (each is an OS thread with its own event loop), got {}",
+                                          kMaxClientThreads, opt.threads)});
   if (!(opt.stop_grace_s >= 0))
     out.push_back({"stop_grace_s", fmt::format("must be >= 0, got {}", opt.stop_grace_s)});
   return out;
@@ -159,12 +163,12 @@ struct StageLoop {
   Runner::Impl& m;
   const StageInput& in;
   StageOutput& out;
-  std::size_t n = 0, limit = 0, next = 0;
+  std::size_t n = 0, limit = 0, next = 0, sent = 0;  // sent: handed to a worker (next jumps to n on a stop)
   Nanos t0 = 0, next_progress = 0, grace_end = 0;
   bool stopping = false, cancelled_in_flight = false;
 
   Progress progress(Nanos now) const {
-    return Progress{static_cast<int>(n), static_cast<int>(next), static_cast<int>(m.done),
+    return Progress{static_cast<int>(n), static_cast<int>(sent), static_cast<int>(m.done),
                     static_cast<int>(m.failed), m.output_tokens, now - t0};
   }
   void handle_stop(Nanos now) {
@@ -172,8 +176,7 @@ struct StageLoop {
       stopping = true;
       grace_end = now + to_ns(m.opt.stop_grace_s);
       m.cancel_unsent(out, next, t0);
-      m.done += n - next;
-      m.failed += n - next;
+      m.done += n - next;  // finished, but neither sent nor failed
       next = n;
       out.aborted = true;
     }
@@ -188,6 +191,7 @@ struct StageLoop {
       ++m.in_flight;
       m.pick_worker().submit(Job{&out.records[next], &(*in.bodies)[next], in.requests[next].id, t0});
       ++next;
+      ++sent;
       now = now_ns();
     }
     return now;

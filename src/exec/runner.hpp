@@ -39,7 +39,11 @@ struct StageRequest {
   Nanos offset_ns = 0;              // intended send offset from t0 (all 0: closed loop)
 };
 
-// Every problem, by field: timeouts > 0, threads >= 0, stop_grace_s >= 0, path starting with '/'.
+// More worker threads than this only cost memory and context switches (one event loop each serves
+// thousands of connections); 100000 would fail to start as an internal error.
+inline constexpr int kMaxClientThreads = 1024;
+
+// Every problem, by field: timeouts > 0, 0 <= threads <= kMaxClientThreads, stop_grace_s >= 0, path starting with '/'.
 Problems validate(const ClientOptions& opt);
 
 struct StageInput {
@@ -82,7 +86,8 @@ class Runner {
 
   // Thread-safe (any thread, e.g. a std::stop_callback; not from a signal handler): stop
   // dispatching and wake the dispatcher; in-flight requests get `stop_grace_s` to finish, then are
-  // cancelled (Outcome::cancelled, aborted = true). Un-sent requests are reported cancelled too.
+  // cancelled (Outcome::cancelled, aborted = true). Un-sent requests are reported cancelled too,
+  // with was_sent = false: they count as not sent, never as failed (Progress::failed neither).
   // A stopped runner stays stopped.
   void request_stop() noexcept;
   bool stop_requested() const noexcept;

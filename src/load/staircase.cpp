@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "core/clock.hpp"
 #include "core/error.hpp"
 
 namespace sb {
@@ -56,8 +57,21 @@ Problems validate(const StaircaseParams& p) {
   return out;
 }
 
+Problems validate(const StaircaseParams& p, int num_requests) {
+  Problems out = validate(p);
+  // The schedule is int64 ns from t0 and its last arrival is at N/rate s (load/schedule.hpp).
+  const double max_s = static_cast<double>(std::numeric_limits<Nanos>::max()) / 1e9;
+  for (double r : p.request_rates) {
+    if (!(r > 0) || std::isinf(r) || num_requests <= 0 || num_requests / r < max_s) continue;
+    out.push_back({"request_rates", fmt::format("{:g} req/s for {} requests puts the last one {:.3g} s after the "
+                                                "start, beyond the clock's range (292 years); use at least {:.2g}",
+                                                r, num_requests, num_requests / r, 2 * num_requests / max_s)});
+  }
+  return out;
+}
+
 Staircase plan_staircase(const StaircaseParams& p, int num_requests) {
-  throw_if_problems(validate(p));
+  throw_if_problems(validate(p, num_requests));
   if (num_requests <= 0) throw UserError(fmt::format("a stage needs requests, got {}", num_requests));
   Staircase out;
   const bool sweep_rates = p.request_rates.size() > 1 || p.concurrency.empty();

@@ -36,8 +36,11 @@ struct Staircase {
 
 // Every problem with the parameters, e.g. both lists with more than one value; ramp's as "ramp.*".
 Problems validate(const StaircaseParams& p);
+// The same, plus what needs the requests per stage: a finite rate whose schedule (last arrival at
+// num_requests / rate s) would overflow int64 ns, e.g. --request-rate 1e-300.
+Problems validate(const StaircaseParams& p, int num_requests);
 
-// `num_requests` (> 0) per stage. Throws sb::UserError listing validate(p)'s problems.
+// `num_requests` (> 0) per stage. Throws sb::UserError listing validate(p, num_requests)'s problems.
 Staircase plan_staircase(const StaircaseParams& p, int num_requests);
 
 const char* to_string(LoadMode m) noexcept;

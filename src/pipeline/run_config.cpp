@@ -25,7 +25,9 @@ Problems validate(const RunConfig& c) {
     out.push_back({"client.path", fmt::format("'{}' does not end in '{}' as {{backend}} {} needs", c.client.path, want,
                                               c.backend)});
   append(out, nest_problems(validate(c.dataset), "dataset"));
-  append(out, nest_problems(validate(c.load), "load"));
+  // With a known request count the rates are checked against the schedule's range too.
+  append(out, nest_problems(c.dataset.num_prompts > 0 ? validate(c.load, c.dataset.num_prompts) : validate(c.load),
+                            "load"));
   append(out, nest_problems(validate(c.request), "request"));
   if (c.num_warmups < 0) out.push_back({"num_warmups", fmt::format("must be >= 0, got {}", c.num_warmups)});
   static const std::vector<std::string> kMetrics{"ttft", "tpot", "itl", "e2el", "client_queue_time",

@@ -31,6 +31,7 @@ struct RunConfig {
   DatasetConfig dataset;
   StaircaseParams load;                     // --concurrency / --request-rate lists, limit, burstiness, ramp-up
   int num_warmups = 0;
+  bool preflight_request = true;            // one real request (the first one's body) before the load
 
   // Request content: ignore_eos, logprobs, sampling flags, --extra-body; the run fills in `api` (the
   // client's) and `model` (the served name preflight found)
@@ -48,7 +49,9 @@ struct RunConfig {
   std::string output_json;                  // sweep document, "" = none
   std::string requests_jsonl;               // per-request records, "" = none
   std::string csv;                          // --csv: one row per stage, "" = none
-  std::optional<double> max_failure_ratio;  // exit 4 when a stage's failed/sent exceeds it
+  // A stage whose failed/sent exceeds it stops the sweep there (later stages not run), exit 4;
+  // 1 never stops (nullopt neither, for library callers).
+  std::optional<double> max_failure_ratio = 0.5;
   std::optional<std::string> config_path;   // the config file that was read, if any
 };
 

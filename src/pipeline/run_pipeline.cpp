@@ -3,12 +3,15 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <limits>
 
 #include "pipeline/output_recount.hpp"
+#include "pipeline/remedies.hpp"
 #include "pipeline/run_outputs.hpp"
 #include "pipeline/run_prepare.hpp"
 #include "pipeline/run_progress.hpp"
+#include "core/error.hpp"
 #include "exec/runner.hpp"
 #include "load/schedule.hpp"
 #include "metrics/summarize.hpp"
@@ -21,7 +24,10 @@ namespace {
 
 void note(const RunIo& io, const std::string& line) { std::fprintf(io.err, "%s\n", line.c_str()); }
 
+// Once a write to `out` failed (EPIPE: `servebench run | head -1`, SIGPIPE being ignored), printing
+// stops and the run goes on writing its files.
 void print(std::FILE* out, const std::string& text) {
+  if (std::ferror(out)) return;
   std::fputs(text.c_str(), out);
   std::fflush(out);
 }
@@ -100,6 +106,32 @@ void run_warmups(const RunConfig& cfg, const Prepared& p, Runner& runner, const 
   note(io, fmt::format("Warm-up: {} requests, {} failed", cfg.num_warmups, failed));
 }
 
+// As vLLM's benchmark: one request built like the run's first (same body, streamed), before any
+// stage; its failure ends the run as unreachable (exit 3) with the cause. Its own runner: one
+// thread, no grace on a stop, a timeout of at most 300 s.
+void run_preflight_request(const RunConfig& cfg, const Prepared& p, std::stop_token stop) {
+  if (!cfg.preflight_request) return;
+  ClientOptions opt = client_options(cfg, p);
+  opt.threads = 1;
+  opt.stop_grace_s = 0;
+  opt.timeout_s = std::min(opt.timeout_s, 300.0);
+  Runner runner(opt);
+  std::stop_callback on_stop(stop, [&runner] { runner.request_stop(); });
+  StageInput in;
+  in.bodies = &p.bodies;
+  const RequestSpec& first = p.dataset.requests.front();
+  in.requests.push_back({cfg.dataset.request_id_prefix + "preflight", first.prompt_tokens, first.max_tokens, 0});
+  const StageOutput out = runner.run_stage(in, {}, {});
+  const RequestRecord& r = out.records.front();
+  if (r.ok() || stop.stop_requested()) return;
+  const std::string fix = remedy(classify_failure(r.http_status, r.error));
+  throw UserError(fmt::format("the test request (POST {}, built like the run's first) failed ({}): {}{}; "
+                              "--no-preflight-request skips it",
+                              cfg.client.endpoint.url(cfg.client.path), to_string(r.outcome), r.error,
+                              fix.empty() ? "" : " -> " + fix),
+                  ExitCode::unreachable);
+}
+
 StageSummary summarize_stage(const RunConfig& cfg, const Prepared& p, const StagePlan& plan,
                              const StageOutput& out) {
   SummarizeParams sp;
@@ -169,7 +201,8 @@ StageRun run_one_stage(const StageEnv& env, const StagePlan& plan) {
   StageRun run;
   run.summary = summarize_stage(cfg, p, plan, out);
   outputs.stage_done(run.summary, out.records);
-  print(io.out, format_failed_requests(out.records) + format_console_summary(run.summary, console_options(cfg)));
+  print(io.out, format_failed_requests(out.records) + format_console_summary(run.summary, console_options(cfg)) +
+                   format_remedies(out.records));
   run.stop = out.aborted;
   return run;
 }
@@ -178,9 +211,17 @@ StageRun run_one_stage(const StageEnv& env, const StagePlan& plan) {
 
 RunResult run(const RunConfig& cfg, const RunIo& io, std::stop_token stop) {
   throw_if_problems(validate(cfg));
-  Prepared p = prepare_run(cfg, io.err);
+  std::optional<Prepared> prepared = prepare_until_stopped(cfg, io.err, stop);
   RunResult result;
+  if (!prepared) {
+    note(io, "aborted: stopped before the load started; nothing was sent, nothing written");
+    result.aborted = true;
+    result.code = ExitCode::aborted;
+    return result;
+  }
+  Prepared& p = *prepared;
   result.model_id = p.ctx.model_id;
+  run_preflight_request(cfg, p, stop);  // before any output file exists
   RunOutputs outputs(cfg, p.ctx);
   Runner runner(client_options(cfg, p));
   // Runs on the requesting thread (or here, when the stop came during preparation).
@@ -191,9 +232,12 @@ RunResult run(const RunConfig& cfg, const RunIo& io, std::stop_token stop) {
   for (const StagePlan& plan : p.staircase.stages) {
     if (stop.stop_requested()) break;
     StageRun stage = run_one_stage(env, plan);
-    failures = failures || too_many_failures(cfg, stage.summary);
+    const bool too_many = too_many_failures(cfg, stage.summary);
+    // A server that is down (or killed mid-run) fails every later stage too: stop here.
+    if (too_many) note(io, format_failure_stop(p.staircase.mode, plan.load_value, stage.summary));
+    failures = failures || too_many;
     result.stages.push_back(std::move(stage.summary));
-    if (stage.stop || stop.stop_requested()) break;
+    if (too_many || stage.stop || stop.stop_requested()) break;
   }
   result.aborted = stop.stop_requested();
   result.analysis = outputs.finish(result.aborted);
@@ -203,7 +247,8 @@ RunResult run(const RunConfig& cfg, const RunIo& io, std::stop_token stop) {
     note(io, "aborted: outputs written and marked \"aborted\": true");
     result.code = ExitCode::aborted;
   } else if (failures) {
-    note(io, fmt::format("failed: a stage's failure ratio exceeded --max-failure-ratio {}", *cfg.max_failure_ratio));
+    note(io, fmt::format("failed: a stage's failure ratio exceeded --max-failure-ratio {} (1 never stops)",
+                         *cfg.max_failure_ratio));
     result.code = ExitCode::too_many_failures;
   }
   return result;

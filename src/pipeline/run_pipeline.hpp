@@ -31,9 +31,10 @@ struct RunResult {
   std::optional<AnalysedRun> analysis;  // knee, regions, ...: what the sweep document got (needs --output-json)
 };
 
-// The one entry point of a run. `stop` may be requested from any thread at any time: before the
-// load, no stage starts; during a stage, dispatch stops (in-flight requests get the client's grace
-// time); either way every output is written, marked aborted, and the code is ExitCode::aborted.
+// The one entry point of a run. `stop` may be requested from any thread at any time: during the
+// preparation (preflight, tokenizer, dataset), the run returns at once, sends and writes nothing;
+// during a stage, dispatch stops (in-flight requests get the client's grace time) and every output
+// is written, marked aborted. Either way the code is ExitCode::aborted.
 // Throws sb::UserError listing validate(cfg)'s problems by field, or for preflight problems (before
 // any load is sent).
 RunResult run(const RunConfig& cfg, const RunIo& io, std::stop_token stop);

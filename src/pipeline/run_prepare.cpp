@@ -4,6 +4,10 @@
 #include <strings.h>
 
 #include <algorithm>
+#include <condition_variable>
+#include <exception>
+#include <mutex>
+#include <thread>
 
 #include "pipeline/run_config_json.hpp"
 #include "core/error.hpp"
@@ -139,6 +143,53 @@ Prepared prepare_run(const RunConfig& cfg, std::FILE* err) {
   p.staircase = plan_staircase(cfg.load, static_cast<int>(p.dataset.requests.size()));
   p.ctx = make_context(cfg, pf, p);
   return p;
+}
+
+}  // namespace sb::pipeline
+
+namespace sb::pipeline {
+
+namespace {
+
+struct PrepareState {
+  explicit PrepareState(const RunConfig& c) : cfg(c) {}
+  const RunConfig cfg;  // a copy: the helper may outlive the caller's config
+  std::mutex mu;
+  std::condition_variable_any cv;
+  bool done = false;
+  std::optional<Prepared> result;
+  std::exception_ptr error;
+};
+
+}  // namespace
+
+std::optional<Prepared> prepare_until_stopped(const RunConfig& cfg, std::FILE* err, std::stop_token stop) {
+  if (stop.stop_requested()) return std::nullopt;
+  auto state = std::make_shared<PrepareState>(cfg);
+  std::thread helper([state, err] {
+    std::optional<Prepared> p;
+    std::exception_ptr e;
+    try {
+      p = prepare_run(state->cfg, err);
+    } catch (...) {
+      e = std::current_exception();
+    }
+    std::lock_guard<std::mutex> lk(state->mu);
+    state->result = std::move(p);
+    state->error = e;
+    state->done = true;
+    state->cv.notify_all();
+  });
+  std::unique_lock<std::mutex> lk(state->mu);
+  if (!state->cv.wait(lk, stop, [&] { return state->done; })) {
+    lk.unlock();
+    helper.detach();
+    return std::nullopt;
+  }
+  lk.unlock();
+  helper.join();
+  if (state->error) std::rethrow_exception(state->error);
+  return std::move(state->result);
 }
 
 }  // namespace sb::pipeline

@@ -4,6 +4,8 @@
 // and the RunContext the reporters read. Cold path; throws sb::UserError.
 #include <cstdio>
 #include <memory>
+#include <optional>
+#include <stop_token>
 #include <string>
 #include <vector>
 
@@ -30,5 +32,11 @@ HeaderList request_headers(const RunConfig& c);
 
 // Warnings and notes go to `err`, one line each.
 Prepared prepare_run(const RunConfig& cfg, std::FILE* err);
+
+// prepare_run on a helper thread, so that a stop ends the wait at once (nullopt): the blocking HTTP
+// calls of the preflight and of the server's /tokenize cannot be interrupted (net/http_call), and
+// would otherwise hold Ctrl-C for their timeout. On a stop the helper, working on its own copy of
+// the config, is left to finish alone and its result is dropped. Rethrows prepare_run's errors.
+std::optional<Prepared> prepare_until_stopped(const RunConfig& cfg, std::FILE* err, std::stop_token stop);
 
 }  // namespace sb::pipeline

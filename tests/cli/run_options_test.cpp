@@ -172,6 +172,29 @@ TEST(RunOptions, PrecedenceFlagOverFileOverEnv) {
   EXPECT_NE(f.error_of({"--api-key-env", "NOPE"}).find("NOPE is not set"), std::string::npos);
 }
 
+TEST(RunOptions, BaseUrlEndingInV1IsNotDoubled) {
+  Fixture f;
+  for (const char* url : {"http://127.0.0.1:8000/v1", "http://127.0.0.1:8000/v1/"}) {
+    RunConfig c = f.parse({"--base-url", url});
+    EXPECT_EQ(c.client.endpoint.base_path, "") << url;
+    EXPECT_EQ(c.client.endpoint.url(c.client.path), "http://127.0.0.1:8000/v1/completions") << url;
+    EXPECT_EQ(c.base_url, "http://127.0.0.1:8000") << url;
+  }
+  RunConfig c = f.parse({"--base-url", "https://gw.example/api/v1", "--backend", "openai-chat"});
+  EXPECT_EQ(c.client.endpoint.url(c.client.path), "https://gw.example/api/v1/chat/completions");
+  c = f.parse({"--base-url", "https://gw.example/v1", "--endpoint", "/completions"});  // no /v1 in the path: kept
+  EXPECT_EQ(c.client.endpoint.url(c.client.path), "https://gw.example/v1/completions");
+}
+
+TEST(RunOptions, ThreadCapAndScheduleOverflowAreOneLineErrors) {
+  Fixture f;
+  EXPECT_EQ(f.error_of({"--client-threads", "100000"}),
+            "--client-threads: must be <= 1024 (each is an OS thread with its own event loop), got 100000");
+  const std::string e = f.error_of({"--request-rate", "1e-300"});
+  EXPECT_EQ(e.find('\n'), std::string::npos) << e;
+  EXPECT_EQ(e.rfind("--request-rate: 1e-300 req/s for 1000 requests puts the last one", 0), 0u) << e;
+}
+
 TEST(RunOptions, ExplicitConfigFileErrorsNameFileAndLine) {
   Fixture f;
   f.write_toml("num_prompts = 5\nwhat = 1\nseed = \"x\"\n", "bad.toml");

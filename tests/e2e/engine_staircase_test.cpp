@@ -44,7 +44,8 @@ TEST(EngineE2e, StaircaseShowsKneeTraceParsesAndMetricsMatch) {
   ASSERT_EQ(post(sim, "/start_profile"), 200);
   RunResult r = run_servebench({"--port", sim.port_text(), "--num-prompts", "128", "--random-input-len", "512",
                                 "--random-output-len", "16", "--concurrency", "1", "2", "4", "8", "16", "32", "64",
-                                "128", "256", "--output-json", "sweep.json"},
+                                "128", "256", "--output-json", "sweep.json",
+                                "--no-preflight-request"},  // the server's counters must equal the stages' sums
                                dir.path, {}, 120);
   ASSERT_EQ(r.code, 0) << r.err;
   ASSERT_EQ(post(sim, "/stop_profile"), 200);

@@ -17,7 +17,8 @@ TEST(RunE2e, InjectedFaultsLandInTheirCategories) {
           dir.path);
   ASSERT_NE(sim.port(), 0);
   RunResult r = run_servebench({"--port", sim.port_text(), "--num-prompts", "60", "--random-output-len", "8",
-                                "--random-input-len", "8", "--concurrency", "8", "--output-json", "f.json"},
+                                "--random-input-len", "8", "--concurrency", "8", "--output-json", "f.json",
+                                "--max-failure-ratio", "1", "--no-preflight-request"},  // 60% fail by design
                                dir.path);
   ASSERT_EQ(r.code, 0) << r.err;
   const Json s = Json::parse(slurp(dir.path / "f.json"))["stages"][0];
@@ -44,7 +45,7 @@ TEST(RunE2e, MaxFailureRatioGivesExitFour) {
   TempDir dir("ratio");
   Sim sim({"--ttft-ms", "1", "--itl-ms", "1", "--fail-ratio", "0.5"}, dir.path);
   RunResult r = run_servebench({"--port", sim.port_text(), "--num-prompts", "20", "--random-output-len", "2",
-                                "--max-failure-ratio", "0.1"},
+                                "--max-failure-ratio", "0.1", "--no-preflight-request"},
                                dir.path);
   EXPECT_EQ(r.code, 4) << r.err;
   EXPECT_NE(r.err.find("--max-failure-ratio"), std::string::npos) << r.err;
@@ -98,7 +99,7 @@ TEST(RunE2e, CtrlCStopsWritesEverythingMarkedAborted) {
   Sim sim({"--ttft-ms", "10", "--itl-ms", "50"}, dir.path);
   ASSERT_NE(sim.port(), 0);
   const pid_t pid = spawn({"run", "--port", sim.port_text(), "--num-prompts", "8", "--random-output-len", "200",
-                           "--concurrency", "2", "4", "--output-json", "c.json"},
+                           "--concurrency", "2", "4", "--output-json", "c.json", "--no-preflight-request"},
                           dir.path, "run");
   std::this_thread::sleep_for(std::chrono::milliseconds(1500));
   ::kill(pid, SIGINT);
@@ -121,7 +122,7 @@ TEST(RunE2e, SigtermStopsLikeCtrlC) {
   Sim sim({"--ttft-ms", "10", "--itl-ms", "50"}, dir.path);
   ASSERT_NE(sim.port(), 0);
   const pid_t pid = spawn({"run", "--port", sim.port_text(), "--num-prompts", "4", "--random-output-len", "200",
-                           "--concurrency", "2", "--output-json", "t.json"},
+                           "--concurrency", "2", "--output-json", "t.json", "--no-preflight-request"},
                           dir.path, "run");
   std::this_thread::sleep_for(std::chrono::milliseconds(1000));
   ::kill(pid, SIGTERM);

@@ -60,7 +60,7 @@ TEST(RunFlagsE2e, WireCarriesHeadersKeyServedNameSamplingAndExtraBody) {
     EXPECT_EQ(body["priority"], 5);
     EXPECT_TRUE(body["messages"].is_array());
   }
-  EXPECT_EQ(posts, 2 + 3);  // warm-ups are sent but not counted below
+  EXPECT_EQ(posts, 1 + 2 + 3);  // the preflight test request and the warm-ups are sent but not counted below
 
   const Json stage = Json::parse(slurp(dir.path / "o.json"))["stages"][0];
   EXPECT_EQ(stage["completed"], 3);

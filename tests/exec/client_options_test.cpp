@@ -21,5 +21,16 @@ TEST(ClientOptionsValidate, DefaultsAreValidAndEveryProblemIsNamed) {
   EXPECT_EQ(problems[1].message, "must be > 0, got 0");
 }
 
+TEST(ClientOptionsValidate, ThreadsAreCapped) {
+  ClientOptions o;
+  o.threads = kMaxClientThreads;
+  EXPECT_TRUE(validate(o).empty());
+  o.threads = 100000;
+  const Problems problems = validate(o);
+  ASSERT_EQ(problems.size(), 1u);
+  EXPECT_EQ(problems[0].field, "threads");
+  EXPECT_EQ(problems[0].message, "must be <= 1024 (each is an OS thread with its own event loop), got 100000");
+}
+
 }  // namespace
 }  // namespace sb

@@ -162,9 +162,13 @@ TEST(RunnerErrors, RequestStopCancelsInFlightAndUnsent) {
   }
   EXPECT_EQ(out.records[0].token_ns.size(), 1u);  // what arrived before the stop is kept
   EXPECT_EQ(out.records[4].error, "not sent: the run was stopped");
+  // Two were in flight (cancelled: failed); three were never handed to a connection: not sent,
+  // and not failed either.
+  for (std::size_t i = 0; i < out.records.size(); ++i) EXPECT_EQ(out.records[i].was_sent, i < 2) << i;
   EXPECT_GE(progress_calls, 2);
   EXPECT_EQ(last.done, 5);
-  EXPECT_EQ(last.failed, 5);
+  EXPECT_EQ(last.sent, 2);
+  EXPECT_EQ(last.failed, 2);
 }
 
 }  // namespace

@@ -109,6 +109,21 @@ TEST(Staircase, EveryProblemIsReportedByField) {
   EXPECT_TRUE(validate(StaircaseParams{}).empty());
 }
 
+TEST(Staircase, RatesWhoseScheduleOverflowsAreRefused) {
+  StaircaseParams p;
+  p.request_rates = {1e-300, 0.001, std::numeric_limits<double>::infinity()};
+  EXPECT_TRUE(validate(p).empty());  // the requests per stage decide
+  const Problems problems = validate(p, 1000);
+  ASSERT_EQ(problems.size(), 1u);
+  EXPECT_EQ(problems[0].field, "request_rates");
+  EXPECT_NE(problems[0].message.find("1e-300 req/s for 1000 requests puts the last one 1e+303 s after the start"),
+            std::string::npos) << problems[0].message;
+  EXPECT_THROW(plan_staircase(p, 1000), UserError);
+  p.request_rates = {1e-9};  // 1 request: 1e9 s fits in 9.2e9 s; 1000 requests, 1e12 s, do not
+  EXPECT_TRUE(validate(p, 1).empty());
+  EXPECT_FALSE(validate(p, 1000).empty());
+}
+
 TEST(Staircase, AStageNeedsRequests) { EXPECT_THROW(plan_staircase({}, 0), UserError); }
 
 TEST(Staircase, ModeNames) {

@@ -56,6 +56,7 @@ struct StopFixture {
     c.request.ignore_eos = true;
     c.load.concurrency = {2, 4};
     c.client.threads = 1;
+    c.preflight_request = false;  // its 0.65 s would come before the stop's timing
     c.output_json = (dir / "sweep.json").string();
     c.requests_jsonl = (dir / "sweep.requests.jsonl").string();
     return c;
@@ -84,7 +85,9 @@ TEST(RunStop, StopDuringAStageEndsTheRunMarkedAborted) {
   EXPECT_EQ(r.code, ExitCode::aborted);
   ASSERT_EQ(r.stages.size(), 1u);  // the second stage never starts
   EXPECT_TRUE(r.stages[0].aborted);
-  EXPECT_GT(r.stages[0].failed, 0);  // the un-sent requests are counted as cancelled
+  // The un-sent requests are neither sent nor failed (they were counted as failed before).
+  EXPECT_LT(r.stages[0].sent, r.stages[0].num_prompts);
+  EXPECT_EQ(r.stages[0].completed + r.stages[0].failed, r.stages[0].sent);
   EXPECT_LT(seconds, 2.5);           // the in-flight pair finishes; the rest is not sent
   EXPECT_NE(read_all(f.dir / "sweep.json").find("\"aborted\": true"), std::string::npos);
   EXPECT_NE(read_all(f.dir / "sweep.requests.jsonl").find("not sent: the run was stopped"), std::string::npos);
@@ -98,7 +101,12 @@ TEST(RunStop, StopBeforeTheLoadSendsNothing) {
   EXPECT_TRUE(r.aborted);
   EXPECT_EQ(r.code, ExitCode::aborted);
   EXPECT_TRUE(r.stages.empty());
-  EXPECT_NE(read_all(f.dir / "sweep.json").find("\"aborted\": true"), std::string::npos);
+  // Stopped before the preparation (preflight, tokenizer) finished: nothing measured, nothing written.
+  EXPECT_FALSE(fs::exists(f.dir / "sweep.json"));
+  std::rewind(f.err);
+  std::string err(4096, '\0');
+  err.resize(std::fread(err.data(), 1, err.size(), f.err));
+  EXPECT_NE(err.find("stopped before the load started"), std::string::npos) << err;
 }
 
 TEST(RunStop, WithoutAStopEveryStageRuns) {
