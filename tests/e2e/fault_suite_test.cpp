@@ -81,7 +81,10 @@ TEST_P(FaultSuite, EveryRequestAccountedOnceAndCategorised) {
   std::vector<std::string> args = {"--host", "127.0.0.1", "--port", server.port_text(), "--model", "m1",
                                    "--num-prompts", std::to_string(kSent),
                                    "--random-input-len", "4", "--random-output-len", "3", "--concurrency", "2",
-                                   "--output-json", "f.json"};
+                                   "--output-json", "f.json",
+                                   // Every request goes into the accounting: no test request before the
+                                   // load (it would fail the run at once in the error modes), no early stop.
+                                   "--no-preflight-request", "--max-failure-ratio", "1"};
   args.insert(args.end(), fc.extra.begin(), fc.extra.end());
   // `run` has no --api-key flag: the key comes from OPENAI_API_KEY (or api_key in servebench.toml).
   const RunResult r = run_servebench(args, dir.path, {{"OPENAI_API_KEY", kPlantedKey}}, 90);
@@ -123,7 +126,7 @@ TEST(FaultSuiteKey, EchoedKeyIsMaskedInTheStoredMessage) {
   TempDir dir("fault_key_mask");
   FaultServer server(Fault::unauthorized_echo);
   const RunResult r = run_servebench({"--port", server.port_text(), "--model", "m1", "--num-prompts", "1",
-                                      "--output-json", "k.json"},
+                                      "--output-json", "k.json", "--no-preflight-request", "--max-failure-ratio", "1"},
                                      dir.path, {{"OPENAI_API_KEY", kPlantedKey}});
   ASSERT_EQ(r.code, 0) << r.err;
   const std::string jsonl = slurp(dir.path / "k.requests.jsonl");
