@@ -1,4 +1,4 @@
-// Custom JSONL (vllm-bench-spec §2.5): one {"prompt": str, "output_tokens": int?} object per line.
+// Custom JSONL (vLLM's vllm/benchmarks/datasets.py, CustomDataset; docs/datasets.md): one {"prompt": str, "output_tokens": int?} object per line.
 #include <optional>
 #include <string>
 #include <vector>

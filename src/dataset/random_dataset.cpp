@@ -1,4 +1,4 @@
-// Random token prompts (vllm-bench-spec §2.2 [N]): runs of consecutive allowed ids, decoded and
+// Random token prompts (vLLM's vllm/benchmarks/datasets.py, RandomDataset): runs of consecutive allowed ids, decoded and
 // re-encoded until the text re-tokenizes to exactly the drawn length.
 #include <algorithm>
 #include <cstdlib>

@@ -1,5 +1,5 @@
 #pragma once
-// Length ranges and per-request draws of the random dataset (vllm-bench-spec §2.2 [N], steps 1-4),
+// Length ranges and per-request draws of the random dataset (vLLM's vllm/benchmarks/datasets.py, RandomDataset; docs/datasets.md),
 // shared by the tokenizer path (random_dataset.cpp) and the word fallback (random_words.cpp).
 #include <cstdint>
 #include <random>

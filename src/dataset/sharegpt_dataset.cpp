@@ -1,4 +1,4 @@
-// ShareGPT (vllm-bench-spec §2.1): first two turns of each conversation, seeded shuffle, walk
+// ShareGPT (vLLM's vllm/benchmarks/datasets.py, ShareGPTDataset; docs/datasets.md): first two turns of each conversation, seeded shuffle, walk
 // the shuffled list tokenizing until num_prompts pass the 4 / 1024 / 2048 filters.
 #include <algorithm>
 #include <string>

@@ -20,7 +20,7 @@ std::string parse_error(std::string_view body, Api api) {
 }
 
 TEST(RequestParse, VllmCompletionsBody) {
-  // The body vLLM's benchmark client sends (spec §3.1), keys in its order.
+  // The body vLLM's benchmark client sends (vllm/benchmarks/lib/endpoint_request_func.py), keys in its order.
   const auto r = parse_ok(
       R"({"model":"sim-model","prompt":"hello world!","repetition_penalty":1.0,"max_tokens":64,)"
       R"("logprobs":null,"stream":true,"stream_options":{"include_usage":true},"ignore_eos":true})",

@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 """Writes console_vllm.golden with the print statements vLLM [N] uses for its result block
-(spec §7), fed with the numbers of tests/report/sample_stage.hpp (max_concurrency 16, rate inf,
+(vllm/benchmarks/serve.py), fed with the numbers of tests/report/sample_stage.hpp (max_concurrency 16, rate inf,
 goodput on, --percentile-metrics ttft,tpot,itl,e2el, --metric-percentiles 99.9,99).
 Run from the repository root: /usr/bin/python3 tests/data/report/make_console_golden.py
 """
