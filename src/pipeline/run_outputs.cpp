@@ -14,6 +14,20 @@
 
 namespace sb::pipeline {
 
+using report::JsonlSink;
+using report::SweepMeta;
+using report::write_sweep_json;
+using report::sweep_json;
+using report::write_csv_file;
+using report::format_csv_table;
+using report::vllm_result_filename;
+using report::write_vllm_result;
+using report::vllm_stage_json;
+using report::RunContext;
+using report::VllmStageOptions;
+using report::vllm_selected_metrics;
+using report::vllm_date;
+
 namespace fs = std::filesystem;
 
 namespace {

@@ -23,7 +23,7 @@ namespace sb::pipeline {
 class RunOutputs {
  public:
   // Opens (truncates) the JSONL file. Throws sb::UserError naming a path that cannot be written.
-  RunOutputs(const RunConfig& cfg, const RunContext& ctx);
+  RunOutputs(const RunConfig& cfg, const report::RunContext& ctx);
   RunOutputs(const RunOutputs&) = delete;
   RunOutputs& operator=(const RunOutputs&) = delete;
 
@@ -45,9 +45,9 @@ class RunOutputs {
   void write_vllm_file(const StageSummary& s, const std::vector<RequestRecord>& records);
 
   const RunConfig& cfg_;
-  const RunContext& ctx_;
+  const report::RunContext& ctx_;
   std::vector<StageSummary> stages_;
-  std::unique_ptr<JsonlSink> jsonl_;
+  std::unique_ptr<report::JsonlSink> jsonl_;
   std::vector<std::string> written_;
 };
 

@@ -7,7 +7,7 @@
 #include <limits>
 
 #include "pipeline/output_recount.hpp"
-#include "pipeline/remedies.hpp"
+#include "report/remedies.hpp"
 #include "pipeline/run_outputs.hpp"
 #include "pipeline/run_prepare.hpp"
 #include "pipeline/run_progress.hpp"
@@ -19,6 +19,18 @@
 #include "report/staircase_table.hpp"
 
 namespace sb::pipeline {
+
+using report::ProgressView;
+using report::RampHeader;
+using report::RunContext;
+using report::format_stage_header;
+using report::format_failed_requests;
+using report::format_console_summary;
+using report::ConsoleOptions;
+using report::format_staircase_table;
+using report::format_remedies;
+using report::format_failure_stop;
+using report::remedy;
 
 namespace {
 

@@ -17,6 +17,8 @@
 
 namespace sb::pipeline {
 
+using report::RunContext;
+
 namespace {
 
 void note(std::FILE* err, const std::string& line) { std::fprintf(err, "%s\n", line.c_str()); }

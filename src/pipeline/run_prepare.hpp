@@ -24,7 +24,7 @@ struct Prepared {
   Dataset dataset;
   std::vector<std::string> bodies;       // one JSON body per dataset request
   Staircase staircase;
-  RunContext ctx;
+  report::RunContext ctx;
 };
 
 // Authorization first (vLLM order), then --header pairs, which replace a header of the same name.

@@ -2,6 +2,9 @@
 
 namespace sb::pipeline {
 
+using report::ProgressView;
+using report::format_progress_line;
+
 ProgressView progress_view(ProgressView stage, const Progress& p) {
   stage.done = p.done;
   stage.total = p.total;

@@ -11,11 +11,11 @@
 namespace sb::pipeline {
 
 // `stage` carries index, count and load label; the counters come from `p`.
-ProgressView progress_view(ProgressView stage, const Progress& p);
+report::ProgressView progress_view(report::ProgressView stage, const Progress& p);
 
 class ProgressLine {
  public:
-  ProgressLine(std::FILE* out, bool enabled, ProgressView stage)
+  ProgressLine(std::FILE* out, bool enabled, report::ProgressView stage)
       : out_(out), enabled_(enabled), stage_(std::move(stage)) {}
   void update(const Progress& p);
   void clear();  // erases the line before normal output continues
@@ -23,7 +23,7 @@ class ProgressLine {
  private:
   std::FILE* out_;
   bool enabled_;
-  ProgressView stage_;
+  report::ProgressView stage_;
   bool drawn_ = false;
 };
 

@@ -8,7 +8,7 @@
 #include "report/py_json.hpp"
 #include "report/vllm_result.hpp"
 
-namespace sb {
+namespace sb::report {
 
 namespace {
 
@@ -166,4 +166,4 @@ std::string format_console_summary(const StageSummary& s, const ConsoleOptions& 
   return format_vllm_console(s, opt) + format_console_extras(s);
 }
 
-}  // namespace sb
+}  // namespace sb::report

@@ -8,7 +8,7 @@
 #include "metrics/request_record.hpp"
 #include "metrics/stage_summary.hpp"
 
-namespace sb {
+namespace sb::report {
 
 // A ramp-up stage (--ramp-up-strategy): vLLM prints the ramp instead of the traffic rate.
 struct RampHeader {
@@ -40,4 +40,4 @@ std::string format_failed_requests(const std::vector<RequestRecord>& records);
 // Both, as printed after each stage.
 std::string format_console_summary(const StageSummary& s, const ConsoleOptions& opt);
 
-}  // namespace sb
+}  // namespace sb::report

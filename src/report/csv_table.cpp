@@ -9,7 +9,7 @@
 
 #include "core/error.hpp"
 
-namespace sb {
+namespace sb::report {
 namespace {
 
 constexpr std::string_view kRecordEnd = "\r\n";  // RFC 4180 §2.1
@@ -121,4 +121,4 @@ void write_csv_file(const std::string& path, std::string_view text) {
   }
 }
 
-}  // namespace sb
+}  // namespace sb::report

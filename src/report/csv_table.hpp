@@ -21,7 +21,7 @@
 #include "load/staircase.hpp"
 #include "metrics/stage_summary.hpp"
 
-namespace sb {
+namespace sb::report {
 
 std::string format_csv_table(LoadMode mode, const std::vector<StageSummary>& stages);
 
@@ -33,4 +33,4 @@ void append_csv_field(std::string& out, std::string_view field);
 // and readers never see half of it. Throws sb::UserError "--csv: cannot write PATH: why".
 void write_csv_file(const std::string& path, std::string_view text);
 
-}  // namespace sb
+}  // namespace sb::report

@@ -9,7 +9,7 @@
 #include "core/error.hpp"
 #include "report/py_json.hpp"
 
-namespace sb {
+namespace sb::report {
 
 namespace {
 
@@ -110,4 +110,4 @@ bool JsonlSink::write_failed() const {
   return failed_;
 }
 
-}  // namespace sb
+}  // namespace sb::report

@@ -9,7 +9,7 @@
 
 #include "metrics/request_record.hpp"
 
-namespace sb {
+namespace sb::report {
 
 // Appends one JSON object (no newline) for `r` to `out`. Times are ms relative to the stage start.
 void format_request_line(std::string& out, std::size_t stage, const RequestRecord& r,
@@ -39,4 +39,4 @@ class JsonlSink {
   bool failed_ = false;
 };
 
-}  // namespace sb
+}  // namespace sb::report

@@ -4,7 +4,7 @@
 
 #include <fmt/format.h>
 
-namespace sb {
+namespace sb::report {
 
 std::string format_clock(double seconds) {
   if (!std::isfinite(seconds) || seconds < 0) return "--:--";
@@ -27,4 +27,4 @@ std::string format_progress_line(const ProgressView& v) {
   return out;
 }
 
-}  // namespace sb
+}  // namespace sb::report

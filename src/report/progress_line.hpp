@@ -4,7 +4,7 @@
 #include <cstdint>
 #include <string>
 
-namespace sb {
+namespace sb::report {
 
 struct ProgressView {
   std::size_t stage_index = 0;   // 0-based
@@ -22,4 +22,4 @@ std::string format_progress_line(const ProgressView& v);
 // "m:ss", or "h:mm:ss" from one hour on; negative or non-finite gives "--:--".
 std::string format_clock(double seconds);
 
-}  // namespace sb
+}  // namespace sb::report

@@ -6,7 +6,7 @@
 #include <cstdlib>
 #include <cstring>
 
-namespace sb {
+namespace sb::report {
 
 namespace {
 
@@ -210,4 +210,4 @@ std::string py_json_dump(const nlohmann::ordered_json& value, const PyJsonOption
   return out;
 }
 
-}  // namespace sb
+}  // namespace sb::report

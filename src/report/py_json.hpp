@@ -7,7 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
-namespace sb {
+namespace sb::report {
 
 struct PyJsonOptions {
   int indent = -1;          // < 0: one line (json.dump default)
@@ -27,4 +27,4 @@ void py_json_append_string(std::string& out, std::string_view text);
 // Python's text of a percentile in key names: "99" for 99.0, "99.9" otherwise (vLLM's p_word).
 std::string percentile_word(double p);
 
-}  // namespace sb
+}  // namespace sb::report

@@ -5,7 +5,7 @@
 
 #include <thread>
 
-namespace sb {
+namespace sb::report {
 
 void fill_environment(RunContext& ctx) {
   char host[256] = {};
@@ -15,4 +15,4 @@ void fill_environment(RunContext& ctx) {
   ctx.cpu_count = static_cast<int>(std::thread::hardware_concurrency());
 }
 
-}  // namespace sb
+}  // namespace sb::report

@@ -9,7 +9,7 @@
 #include "core/clock.hpp"
 #include "load/staircase.hpp"
 
-namespace sb {
+namespace sb::report {
 
 struct RunContext {
   std::string backend = "openai";         // --backend as typed (vllm, openai, openai-chat)
@@ -39,4 +39,4 @@ struct RunContext {
 // Fills hostname, os ("<sysname> <release>") and cpu_count from the running machine.
 void fill_environment(RunContext& ctx);
 
-}  // namespace sb
+}  // namespace sb::report

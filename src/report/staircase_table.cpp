@@ -5,7 +5,7 @@
 
 #include <fmt/format.h>
 
-namespace sb {
+namespace sb::report {
 
 namespace {
 
@@ -54,4 +54,4 @@ std::string format_staircase_table(LoadMode mode, const std::vector<StageSummary
   return out;
 }
 
-}  // namespace sb
+}  // namespace sb::report

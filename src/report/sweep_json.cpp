@@ -10,7 +10,7 @@
 #include "report/py_json.hpp"
 #include "report/vllm_result.hpp"
 
-namespace sb {
+namespace sb::report {
 
 namespace {
 
@@ -163,4 +163,4 @@ std::string iso8601_utc(std::int64_t unix_s) {
   return {buf, n};
 }
 
-}  // namespace sb
+}  // namespace sb::report

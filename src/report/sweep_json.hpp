@@ -12,7 +12,7 @@
 #include "metrics/stage_summary.hpp"
 #include "report/run_context.hpp"
 
-namespace sb {
+namespace sb::report {
 
 struct SweepMeta {
   std::int64_t created_unix_s = 0;         // when the document is written
@@ -35,4 +35,4 @@ void write_sweep_json(const std::string& path, const nlohmann::ordered_json& doc
 // ISO-8601 UTC text, e.g. "2026-11-30T03:15:00Z".
 std::string iso8601_utc(std::int64_t unix_s);
 
-}  // namespace sb
+}  // namespace sb::report

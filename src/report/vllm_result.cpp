@@ -13,7 +13,7 @@
 #include "core/error.hpp"
 #include "report/py_json.hpp"
 
-namespace sb {
+namespace sb::report {
 
 namespace {
 
@@ -186,4 +186,4 @@ void write_vllm_result(const std::string& path, const ordered_json& doc, bool ap
   if (std::fclose(f) != 0 || !ok) throw UserError("cannot write result file " + path + ": " + std::strerror(errno));
 }
 
-}  // namespace sb
+}  // namespace sb::report

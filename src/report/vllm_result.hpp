@@ -11,7 +11,7 @@
 #include "metrics/stage_summary.hpp"
 #include "report/run_context.hpp"
 
-namespace sb {
+namespace sb::report {
 
 struct VllmStageOptions {
   std::vector<std::string> metrics;      // ttft, tpot, itl, e2el, client_queue_time, ...
@@ -47,4 +47,4 @@ std::string vllm_result_filename(const RunContext& ctx, const StageLoad& load, c
 // empty (vLLM --append-result). Creates missing folders. Throws sb::UserError naming the path.
 void write_vllm_result(const std::string& path, const nlohmann::ordered_json& doc, bool append);
 
-}  // namespace sb
+}  // namespace sb::report

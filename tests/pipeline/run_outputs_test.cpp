@@ -45,7 +45,7 @@ TEST(RunOutputs, WritesSweepJsonlAndCsvAsTheRunProgresses) {
   cfg.output_json = (dir.path / "out/sweep.json").string();
   cfg.requests_jsonl = (dir.path / "out/sweep.requests.jsonl").string();
   cfg.csv = (dir.path / "csv/table.csv").string();
-  RunContext ctx;
+  report::RunContext ctx;
   ctx.load_mode = LoadMode::concurrency;
   ctx.load_values = {1, 4};
   RunOutputs outputs(cfg, ctx);
@@ -73,7 +73,7 @@ TEST(RunOutputs, WritesSweepJsonlAndCsvAsTheRunProgresses) {
 TEST(RunOutputs, UnwritableRequestsFileNamesTheFlag) {
   RunConfig cfg;
   cfg.requests_jsonl = "/proc/no-such-dir/x.jsonl";
-  RunContext ctx;
+  report::RunContext ctx;
   try {
     RunOutputs outputs(cfg, ctx);
     FAIL() << "expected a UserError";

@@ -6,7 +6,7 @@ namespace sb::pipeline {
 namespace {
 
 TEST(RunProgress, RunnerCountersMapOntoTheView) {
-  ProgressView stage;
+  report::ProgressView stage;
   stage.stage_index = 0;
   stage.stage_count = 3;
   stage.load_label = "concurrency 4";
@@ -16,7 +16,7 @@ TEST(RunProgress, RunnerCountersMapOntoTheView) {
   p.failed = 2;
   p.output_tokens = 5120;
   p.elapsed_ns = 4'000'000'000;
-  const ProgressView v = progress_view(stage, p);
+  const report::ProgressView v = progress_view(stage, p);
   EXPECT_EQ(v.load_label, "concurrency 4");
   EXPECT_EQ(v.stage_count, 3u);
   EXPECT_EQ(v.done, 40);
@@ -35,11 +35,11 @@ std::string file_text(std::FILE* f) {
 
 TEST(RunProgress, RedrawsInPlaceOnlyWhenEnabled) {
   std::FILE* f = std::tmpfile();
-  ProgressLine off(f, false, ProgressView{});
+  ProgressLine off(f, false, report::ProgressView{});
   off.update(Progress{});
   off.clear();
   EXPECT_EQ(std::ftell(f), 0);
-  ProgressView stage;
+  report::ProgressView stage;
   stage.load_label = "rate 4 req/s";
   ProgressLine on(f, true, stage);
   Progress p;

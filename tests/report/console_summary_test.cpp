@@ -10,7 +10,7 @@
 #include "report/golden.hpp"
 #include "report/sample_stage.hpp"
 
-namespace sb {
+namespace sb::report {
 namespace {
 
 ConsoleOptions sample_options() {
@@ -73,9 +73,9 @@ TEST(ConsoleSummary, NoExtrasWhenClean) {
 }
 
 }  // namespace
-}  // namespace sb
+}  // namespace sb::report
 
-namespace sb {
+namespace sb::report {
 namespace {
 
 TEST(ConsoleSummary, FailedRequestsCappedAtTen) {
@@ -94,9 +94,9 @@ TEST(ConsoleSummary, FailedRequestsCappedAtTen) {
 }
 
 }  // namespace
-}  // namespace sb
+}  // namespace sb::report
 
-namespace sb {
+namespace sb::report {
 namespace {
 
 TEST(ConsoleSummary, StageHeaderAsVllmPrintsIt) {
@@ -128,4 +128,4 @@ TEST(ConsoleSummary, ExtrasSayHowManyPlannedRequestsWereNotSent) {
 }
 
 }  // namespace
-}  // namespace sb
+}  // namespace sb::report

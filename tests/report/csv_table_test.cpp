@@ -15,7 +15,7 @@
 #include "report/golden.hpp"
 #include "report/sample_stage.hpp"
 
-namespace sb {
+namespace sb::report {
 namespace {
 
 constexpr const char* kHeader =
@@ -145,4 +145,4 @@ TEST(CsvFile, UnwritablePathIsAUserErrorNamingTheFlag) {
 }
 
 }  // namespace
-}  // namespace sb
+}  // namespace sb::report

@@ -15,7 +15,7 @@
 #include "core/error.hpp"
 #include "report/golden.hpp"
 
-namespace sb {
+namespace sb::report {
 namespace {
 
 RequestRecord ok_record() {
@@ -110,4 +110,4 @@ TEST(JsonlSink, UnwritablePathIsAUserError) {
 }
 
 }  // namespace
-}  // namespace sb
+}  // namespace sb::report

@@ -11,7 +11,7 @@
 #include "results/from_summaries.hpp"
 #include "results/result_reader.hpp"
 
-namespace sb {
+namespace sb::report {
 namespace {
 
 std::vector<StageSummary> roundtrip_stages() {
@@ -97,4 +97,4 @@ TEST(ModelRoundTrip, FromSummariesEqualsTheSweepReadBack) {
 }
 
 }  // namespace
-}  // namespace sb
+}  // namespace sb::report

@@ -5,7 +5,7 @@
 
 #include <limits>
 
-namespace sb {
+namespace sb::report {
 namespace {
 
 TEST(ProgressLine, MidStage) {
@@ -41,4 +41,4 @@ TEST(ProgressLine, Clock) {
 }
 
 }  // namespace
-}  // namespace sb
+}  // namespace sb::report

@@ -8,7 +8,7 @@
 
 #include "report/golden.hpp"
 
-namespace sb {
+namespace sb::report {
 namespace {
 
 using nlohmann::ordered_json;
@@ -78,4 +78,4 @@ TEST(PyJson, PercentileWord) {
 }
 
 }  // namespace
-}  // namespace sb
+}  // namespace sb::report

@@ -5,7 +5,7 @@
 
 #include <unistd.h>
 
-namespace sb {
+namespace sb::report {
 namespace {
 
 TEST(RunContext, FillEnvironmentDescribesThisMachine) {
@@ -19,4 +19,4 @@ TEST(RunContext, FillEnvironmentDescribesThisMachine) {
 }
 
 }  // namespace
-}  // namespace sb
+}  // namespace sb::report

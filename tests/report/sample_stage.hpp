@@ -17,8 +17,8 @@ inline MetricStats sample_metric(double base_ms) {
   return m;
 }
 
-inline RunContext sample_context() {
-  RunContext c;
+inline report::RunContext sample_context() {
+  report::RunContext c;
   c.backend = "vllm";
   c.model_id = "meta-llama/Llama-3.1-8B-Instruct";
   c.served_model_name = c.model_id;

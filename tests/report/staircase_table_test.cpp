@@ -7,7 +7,7 @@
 #include "report/golden.hpp"
 #include "report/sample_stage.hpp"
 
-namespace sb {
+namespace sb::report {
 namespace {
 
 std::vector<StageSummary> table_concurrency_stages() {
@@ -46,9 +46,9 @@ TEST(StaircaseTable, RateMode) {
 }
 
 }  // namespace
-}  // namespace sb
+}  // namespace sb::report
 
-namespace sb {
+namespace sb::report {
 namespace {
 
 TEST(StaircaseTable, AbortedStageIsMarked) {
@@ -61,4 +61,4 @@ TEST(StaircaseTable, AbortedStageIsMarked) {
 }
 
 }  // namespace
-}  // namespace sb
+}  // namespace sb::report

@@ -14,7 +14,7 @@
 #include "report/py_json.hpp"
 #include "report/sample_stage.hpp"
 
-namespace sb {
+namespace sb::report {
 namespace {
 
 using nlohmann::ordered_json;
@@ -113,4 +113,4 @@ TEST_F(SweepJson, AtomicRewrite) {
 }
 
 }  // namespace
-}  // namespace sb
+}  // namespace sb::report

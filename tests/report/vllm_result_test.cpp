@@ -13,7 +13,7 @@
 #include "report/py_json.hpp"
 #include "report/sample_stage.hpp"
 
-namespace sb {
+namespace sb::report {
 namespace {
 
 std::vector<std::string> vllm_keys_of(const nlohmann::ordered_json& j) {
@@ -150,9 +150,9 @@ TEST(VllmResult, WriteAndAppend) {
 }
 
 }  // namespace
-}  // namespace sb
+}  // namespace sb::report
 
-namespace sb {
+namespace sb::report {
 namespace {
 
 TEST(VllmResult, RampUpKeysAndFileName) {
@@ -175,4 +175,4 @@ TEST(VllmResult, RampUpKeysAndFileName) {
 }
 
 }  // namespace
-}  // namespace sb
+}  // namespace sb::report

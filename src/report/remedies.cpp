@@ -1,5 +1,5 @@
 // Moves to report/ (see remedies.hpp).
-#include "pipeline/remedies.hpp"
+#include "report/remedies.hpp"
 
 #include <fmt/format.h>
 
@@ -9,7 +9,7 @@
 #include <utility>
 #include <vector>
 
-namespace sb::pipeline {
+namespace sb::report {
 
 std::string format_failure_stop(LoadMode mode, double load_value, const StageSummary& s) {
   const std::string value = std::isinf(load_value) ? "inf" : fmt::format("{:g}", load_value);
@@ -68,4 +68,4 @@ std::string format_remedies(const std::vector<RequestRecord>& records) {
   return out;
 }
 
-}  // namespace sb::pipeline
+}  // namespace sb::report

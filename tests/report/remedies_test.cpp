@@ -1,11 +1,11 @@
 // The failure words of pipeline/remedies.cpp: the stop line and the remedies.
-#include "pipeline/remedies.hpp"
+#include "report/remedies.hpp"
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
 
-namespace sb::pipeline {
+namespace sb::report {
 namespace {
 
 RequestRecord remedies_failed(int status, std::string error) {
@@ -46,4 +46,4 @@ TEST(Remedies, OneLinePerKnownCauseMostFrequentFirst) {
 }
 
 }  // namespace
-}  // namespace sb::pipeline
+}  // namespace sb::report

@@ -1,8 +1,6 @@
 #pragma once
 // Words about failed requests: the stop line of a stage above --max-failure-ratio, and the remedy
-// of each known cause (metrics/failure_cause.hpp) printed with the error summary. They belong in
-// report/ (every formatter lives there) and move there with it; report/ is being reworked, so they
-// wait here for now.
+// of each known cause (metrics/failure_cause.hpp) printed with the error summary.
 #include <string>
 #include <vector>
 
@@ -11,7 +9,7 @@
 #include "metrics/request_record.hpp"
 #include "metrics/stage_summary.hpp"
 
-namespace sb::pipeline {
+namespace sb::report {
 
 // "stage c=4: 200 of 200 requests failed (connect_error 200): stopping": the stage named by its
 // load (c=N in concurrency mode, rate=R req/s in rate mode), never by index; categories by count.
@@ -24,4 +22,4 @@ std::string remedy(FailureCause cause);
 // "Remedy (12 requests, context length exceeded): use shorter inputs ...\n"; "" when none is known.
 std::string format_remedies(const std::vector<RequestRecord>& records);
 
-}  // namespace sb::pipeline
+}  // namespace sb::report
