@@ -69,8 +69,10 @@ void format_request_line(std::string& out, std::size_t stage, const RequestRecor
   put_times(out, r);
   fmt::format_to(it, ", \"prompt_tokens\": {}, \"output_tokens\": {}, \"expected_output_tokens\": {}",
                  r.prompt_tokens, r.output_tokens, r.expected_output_tokens);
-  fmt::format_to(it, ", \"token_source\": \"{}\", \"aborted\": {}}}", to_string(r.token_source),
-                 r.aborted ? "true" : "false");
+  // retries: times the request was sent again on a fresh connection because a kept-alive one had
+  // been closed by the server before it could have read a byte (exec/worker.cpp).
+  fmt::format_to(it, ", \"token_source\": \"{}\", \"aborted\": {}, \"retries\": {}}}", to_string(r.token_source),
+                 r.aborted ? "true" : "false", r.retries);
 }
 
 JsonlSink::JsonlSink(const std::string& path, bool append) : path_(path) {

@@ -43,7 +43,7 @@ TEST(JsonlSink, OkLine) {
             "\"http_status\": 0, \"error\": \"\", \"intended_ms\": 500.0, \"sent_ms\": 502.5, "
             "\"first_byte_ms\": 600.0, \"done_ms\": 653.0, \"ttft_ms\": 100.0, \"e2el_ms\": 150.0, "
             "\"tpot_ms\": 25.0, \"itl_ms\": [20.0, 30.0], \"prompt_tokens\": 12, \"output_tokens\": 3, "
-            "\"expected_output_tokens\": 3, \"token_source\": \"usage_chunk\", \"aborted\": false}");
+            "\"expected_output_tokens\": 3, \"token_source\": \"usage_chunk\", \"aborted\": false, \"retries\": 0}");
 }
 
 TEST(JsonlSink, FailedLine) {
@@ -55,6 +55,7 @@ TEST(JsonlSink, FailedLine) {
   r.sent_ns = 1'000'000;
   r.done_ns = 2'000'000;
   r.aborted = true;
+  r.retries = 1;  // sent again once on a fresh connection
   std::string line;
   format_request_line(line, 0, r, "id-3");
   EXPECT_EQ(line,
@@ -63,7 +64,7 @@ TEST(JsonlSink, FailedLine) {
             "\"sent_ms\": 1.0, \"first_byte_ms\": null, \"done_ms\": 2.0, \"ttft_ms\": null, "
             "\"e2el_ms\": null, \"tpot_ms\": null, \"itl_ms\": [], \"prompt_tokens\": -1, "
             "\"output_tokens\": 0, \"expected_output_tokens\": 0, \"token_source\": \"none\", "
-            "\"aborted\": true}");
+            "\"aborted\": true, \"retries\": 1}");
 }
 
 TEST(JsonlSink, ConcurrentWritersProduceWholeLines) {
