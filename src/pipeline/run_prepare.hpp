@@ -14,6 +14,7 @@
 #include "load/staircase.hpp"
 #include "net/http_call.hpp"
 #include "report/run_context.hpp"
+#include "target/server_tokenizer.hpp"
 #include "tokenizer/tokenizer.hpp"
 
 namespace sb::pipeline {
@@ -26,6 +27,10 @@ struct Prepared {
   Staircase staircase;
   report::RunContext ctx;
 };
+
+// Sets every spec's prompt_tokens to the server's count (specials added, as a completion request
+// counts them). For datasets built without a tokenizer (random words, custom rows).
+void recount_prompt_tokens(const ServerTokenizer& tok, std::vector<RequestSpec>& specs);
 
 // Authorization first (vLLM order), then --header pairs, which replace a header of the same name.
 HeaderList request_headers(const RunConfig& c);

@@ -231,12 +231,4 @@ std::unique_ptr<Tokenizer> probe_server_tokenizer(const Endpoint& endpoint, cons
   return std::move(probe_server_tokenizer_detailed(opt).tokenizer);
 }
 
-void recount_prompt_tokens(const ServerTokenizer& tok, std::vector<RequestSpec>& specs) {
-  std::vector<std::string_view> texts;
-  texts.reserve(specs.size());
-  for (const RequestSpec& s : specs) texts.push_back(s.prompt);
-  const std::vector<std::size_t> counts = tok.count_many(texts, /*add_special_tokens=*/true);
-  for (std::size_t i = 0; i < specs.size(); ++i) specs[i].prompt_tokens = static_cast<int>(counts[i]);
-}
-
 }  // namespace sb

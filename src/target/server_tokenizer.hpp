@@ -20,7 +20,6 @@
 #include <string_view>
 #include <vector>
 
-#include "dataset/request_spec.hpp"
 #include "net/endpoint.hpp"
 #include "net/http_call.hpp"
 #include "tokenizer/tokenizer.hpp"
@@ -98,9 +97,5 @@ ServerTokenizerProbe probe_server_tokenizer_detailed(const ServerTokenizerOption
 // The same, nullptr when unavailable: how the run decides "lengths approximate".
 std::unique_ptr<Tokenizer> probe_server_tokenizer(const Endpoint& endpoint, const HeaderList& headers,
                                                   std::string model, double timeout_s);
-
-// Sets every spec's prompt_tokens to the server's count (specials added, as a completion request
-// counts them). For datasets built without a tokenizer (random words, custom rows).
-void recount_prompt_tokens(const ServerTokenizer& tok, std::vector<RequestSpec>& specs);
 
 }  // namespace sb

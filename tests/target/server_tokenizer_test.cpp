@@ -12,9 +12,13 @@
 #include "dataset/dataset.hpp"
 #include "net/fake_server.hpp"
 #include "support/test_paths.hpp"
+#include "target/fake_vllm_tokenize.hpp"
 
 namespace sb {
 namespace {
+
+using test::FakeVllm;
+using test::tokenizer_options;
 
 using Ids = std::vector<std::int32_t>;
 using test::FakeConn;
@@ -81,40 +85,6 @@ TEST(ServerTokenizerReplies, Detokenize) {
 
 // ---- against an in-test server ----
 
-// vLLM's /tokenize and /detokenize over a real tokenizer. Prompts containing "boom" get HTTP 500
-// with the prompt in the body, so tests can see which call failed.
-struct FakeVllm {
-  std::shared_ptr<const Tokenizer> tok = Tokenizer::load(kLlama2);
-  int delay_ms = 0;
-  std::atomic<int> calls_with_auth{0};
-
-  bool handle(FakeConn& c, const FakeRequest& r) {
-    if (r.head.find("Authorization: Bearer sk-test") != std::string::npos) ++calls_with_auth;
-    if (delay_ms > 0) c.sleep_ms(delay_ms);
-    const auto body = nlohmann::json::parse(r.body);
-    if (r.head.rfind("POST /tokenize ", 0) == 0) {
-      const std::string prompt = body.at("prompt").get<std::string>();
-      if (prompt.find("boom") != std::string::npos) {
-        return c.send(test::json_response(500, "Internal Server Error", R"({"detail": ")" + prompt + "\"}"));
-      }
-      const Ids ids = tok->encode(prompt, body.value("add_special_tokens", true));
-      const nlohmann::json reply = {{"count", ids.size()}, {"max_model_len", 4096}, {"tokens", ids}};
-      return c.send(test::json_response(200, "OK", reply.dump()));
-    }
-    const nlohmann::json reply = {{"prompt", tok->decode(body.at("tokens").get<Ids>())}};
-    return c.send(test::json_response(200, "OK", reply.dump()));
-  }
-};
-
-ServerTokenizerOptions tokenizer_options(std::uint16_t port) {
-  ServerTokenizerOptions opt;
-  opt.endpoint = parse_base_url("http://127.0.0.1:" + std::to_string(port));
-  opt.headers = {{"Authorization", "Bearer sk-test"}};
-  opt.model = "llama2-test";
-  opt.timeout_s = 5;
-  return opt;
-}
-
 TEST(ServerTokenizer, ProbeFindsVllmTokenizeAndItsSpecials) {
   SB_REQUIRE_TOKENIZER("llama2");
   FakeVllm vllm;
@@ -172,17 +142,6 @@ TEST(ServerTokenizer, CountManyReportsTheFirstFailingText) {
   EXPECT_NE(msg.find("server tokenizer: POST http://127.0.0.1:"), std::string::npos) << msg;
   EXPECT_NE(msg.find("/tokenize answered HTTP 500 Internal Server Error"), std::string::npos) << msg;
   EXPECT_NE(msg.find("boom-2"), std::string::npos) << msg;
-}
-
-TEST(ServerTokenizer, RecountSetsPromptTokens) {
-  SB_REQUIRE_TOKENIZER("llama2");
-  FakeVllm vllm;
-  FakeServer server([&](FakeConn& c, const FakeRequest& r) { return vllm.handle(c, r); });
-  ServerTokenizer tok(tokenizer_options(server.port()));
-  std::vector<RequestSpec> specs = {{"Hello world", -1, 8, "r0"}, {"the of and to in", 5, 8, "r1"}};
-  recount_prompt_tokens(tok, specs);
-  EXPECT_EQ(specs[0].prompt_tokens, 3);
-  EXPECT_EQ(specs[1].prompt_tokens, static_cast<int>(vllm.tok->count("the of and to in", true)));
 }
 
 TEST(ServerTokenizer, RandomDatasetRefusesItWithAUserError) {
