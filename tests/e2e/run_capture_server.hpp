@@ -18,6 +18,8 @@
 #include <thread>
 #include <vector>
 
+#include "e2e/loopback_listener.hpp"
+
 namespace sb::e2e {
 
 struct CapturedRequest {
@@ -42,14 +44,8 @@ struct CapturedRequest {
 class CaptureServer {
  public:
   explicit CaptureServer(std::string model_id) : model_id_(std::move(model_id)) {
-    listen_fd_ = ::socket(AF_INET, SOCK_STREAM, 0);
-    sockaddr_in addr{};
-    addr.sin_family = AF_INET;
-    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    socklen_t len = sizeof addr;
-    if (::bind(listen_fd_, reinterpret_cast<sockaddr*>(&addr), len) != 0 || ::listen(listen_fd_, 64) != 0) return;
-    ::getsockname(listen_fd_, reinterpret_cast<sockaddr*>(&addr), &len);
-    port_ = ntohs(addr.sin_port);
+    port_ = listen_on_loopback(listen_fd_);
+    if (port_ == 0) return;
     acceptor_ = std::thread([this] { accept_loop(); });
   }
   ~CaptureServer() {
