@@ -3,6 +3,10 @@
 #include <algorithm>
 #include <cmath>
 
+#include <fmt/format.h>
+
+#include "core/error.hpp"
+
 namespace sb::analyze {
 namespace {
 
@@ -137,7 +141,76 @@ void add_hints(Comparison& c) {
   if (ttft && tpot && ttft->rel_change <= kMove && tpot->rel_change > kMove) c.hints.push_back(Hint::decode_bound);
 }
 
+int matched_stage(const Comparison& c, double load) {
+  for (std::size_t i = 0; i < c.stages.size(); ++i)
+    if (std::abs(c.stages[i].load_value - load) <= 1e-9) return static_cast<int>(i);
+  return -1;
+}
+
+[[noreturn]] void no_headline_stage(const Comparison& c, double load) {
+  std::string loads;
+  for (const auto& sc : c.stages) loads += fmt::format("{}{:g}", loads.empty() ? "" : ", ", sc.load_value);
+  throw UserError(fmt::format("--at {:g}: not a stage of both runs (matched loads: {})", load,
+                              loads.empty() ? "none" : loads));
+}
+
+// Welch's normal-approximation CI of the difference of two means (kernel calls number in the
+// thousands, so the normal approximation holds; 1.96 is the 95 % two-sided quantile).
+void judge_kernel(const KernelSummary& a, const KernelSummary& b, KernelDelta& k) {
+  if (a.calls < 2 || b.calls < 2) return;
+  const double se = std::sqrt(a.stddev_ns * a.stddev_ns / static_cast<double>(a.calls) +
+                              b.stddev_ns * b.stddev_ns / static_cast<double>(b.calls));
+  constexpr double kZ95 = 1.959964;
+  const double diff = b.mean_ns - a.mean_ns;
+  k.ci = Interval{diff - kZ95 * se, diff + kZ95 * se};
+  k.significance = k.ci->excludes_zero() ? Significance::significant : Significance::not_significant;
+}
+
+// The baseline's top kernels by total time, each with its mean in both traces.
+std::vector<KernelDelta> kernel_deltas(const CompareInput& in) {
+  std::vector<KernelDelta> out;
+  if (!in.baseline_kernels || !in.tuned_kernels) return out;
+  for (const auto& a : *in.baseline_kernels) {
+    if (out.size() >= in.top_kernels) break;
+    KernelDelta k{.name = a.name, .baseline_mean_ns = a.mean_ns};
+    const auto b = std::find_if(in.tuned_kernels->begin(), in.tuned_kernels->end(),
+                                [&](const KernelSummary& t) { return t.name == a.name; });
+    if (b != in.tuned_kernels->end()) {
+      k.tuned_mean_ns = b->mean_ns;
+      if (a.mean_ns > 0) k.rel_change = b->mean_ns / a.mean_ns - 1;
+      judge_kernel(a, *b, k);
+    }
+    out.push_back(std::move(k));
+  }
+  return out;
+}
+
+// The headline stage: the one named, else the baseline's knee (where the baseline stops scaling,
+// so the one a tuning is meant to move), else the tuned knee, else the most loaded matched stage.
+std::optional<Headline> choose_headline(const CompareInput& in, const Comparison& c) {
+  if (in.headline_load) {
+    const int i = matched_stage(c, *in.headline_load);
+    if (i < 0) no_headline_stage(c, *in.headline_load);
+    return Headline{.stage = static_cast<std::size_t>(i), .basis = HeadlineBasis::named_load};
+  }
+  if (c.stages.empty()) return std::nullopt;
+  if (c.baseline_knee_load) {
+    if (const int i = matched_stage(c, *c.baseline_knee_load); i >= 0)
+      return Headline{.stage = static_cast<std::size_t>(i), .basis = HeadlineBasis::baseline_knee};
+  }
+  if (c.tuned_knee_load) {
+    if (const int i = matched_stage(c, *c.tuned_knee_load); i >= 0)
+      return Headline{.stage = static_cast<std::size_t>(i), .basis = HeadlineBasis::tuned_knee};
+  }
+  return Headline{.stage = c.stages.size() - 1, .basis = HeadlineBasis::most_loaded};
+}
+
 }  // namespace
+
+const std::vector<std::string>& headline_metrics() {
+  static const std::vector<std::string> m{"request_throughput", "ttft_p99", "tpot_p50", "e2el_p99"};
+  return m;
+}
 
 const std::vector<std::string>& default_compare_metrics() {
   static const std::vector<std::string> m{"request_throughput", "output_throughput", "ttft_p50", "ttft_p99",
@@ -183,6 +256,12 @@ Comparison compare_runs(const CompareInput& in) {
   if (in.baseline_curve.peak) c.baseline_peak_rps = in.baseline.stages[*in.baseline_curve.peak].request_throughput;
   if (in.tuned_curve.peak) c.tuned_peak_rps = in.tuned.stages[*in.tuned_curve.peak].request_throughput;
   add_hints(c);
+  c.headline = choose_headline(in, c);
+  if (c.headline) {
+    const auto& sc = c.stages[c.headline->stage];
+    for (const auto& m : headline_metrics()) c.headline->deltas.push_back(delta(in, sc, m));
+    c.headline->kernels = kernel_deltas(in);
+  }
   return c;
 }
 

@@ -59,6 +59,37 @@ struct StageComparison {
   std::vector<MetricDelta> deltas;
 };
 
+// Where the headline (the first table of compare) is read, and why there.
+enum class HeadlineBasis {
+  named_load,     // compare --at LOAD
+  baseline_knee,  // the baseline's knee, matched in the tuned run
+  tuned_knee,     // the tuned run's knee (the baseline has none that is matched)
+  most_loaded,    // no knee matched in both: the most loaded matched stage
+};
+
+// A kernel's mean duration in both runs' traces (compare --traces), the top ones by baseline time.
+struct KernelDelta {
+  std::string name;
+  double baseline_mean_ns = NAN, tuned_mean_ns = NAN;
+  double rel_change = NAN;
+  Significance significance = Significance::cannot_judge;  // Welch CI of the mean difference
+  std::optional<Interval> ci{};                            // ns
+};
+
+// One kernel of a trace as compare needs it (the trace layer's ranking, reduced).
+struct KernelSummary {
+  std::string name;
+  long long calls = 0;
+  double mean_ns = 0, stddev_ns = 0, total_ns = 0;
+};
+
+struct Headline {
+  std::size_t stage = 0;  // index into Comparison::stages
+  HeadlineBasis basis = HeadlineBasis::most_loaded;
+  std::vector<MetricDelta> deltas{};  // headline_metrics(), in order
+  std::vector<KernelDelta> kernels{}; // empty without traces
+};
+
 struct Comparison {
   LoadMode load_mode = LoadMode::concurrency;
   std::vector<StageComparison> stages;
@@ -67,11 +98,14 @@ struct Comparison {
   std::vector<Hint> hints;
   std::optional<double> baseline_knee_load, tuned_knee_load;
   double baseline_peak_rps = 0, tuned_peak_rps = 0;
+  std::optional<Headline> headline;          // absent when no stage matched
 };
 
 // Metrics compared by default (names accepted by results::Stage::value).
 const std::vector<std::string>& default_compare_metrics();
 bool higher_is_better(const std::string& metric);
+// The headline's rows: request throughput, TTFT p99, TPOT p50, E2EL p99 (the seeds' table).
+const std::vector<std::string>& headline_metrics();
 
 struct CompareInput {
   const results::Run& baseline;
@@ -80,8 +114,13 @@ struct CompareInput {
   const CurveAnalysis& tuned_curve;
   std::vector<std::string> metrics = default_compare_metrics();
   BootstrapParams bootstrap;
+  std::optional<double> headline_load{};  // --at: read the headline here instead of at the knee
+  const std::vector<KernelSummary>* baseline_kernels = nullptr;  // ranked by total time, desc
+  const std::vector<KernelSummary>* tuned_kernels = nullptr;
+  std::size_t top_kernels = 5;
 };
 
+// Throws sb::UserError naming --at when headline_load is not a stage of both runs.
 Comparison compare_runs(const CompareInput& in);
 
 // The per-request field behind a metric name ("ttft", "tpot", "e2el"), or "" if there is none.

@@ -18,13 +18,6 @@ std::string cell(std::optional<double> v, const char* spec = "{:.1f}") {
 
 std::string load_text(double v) { return std::isinf(v) ? "inf" : fmt::format("{:g}", v); }
 
-// "+28%"; a change that rounds to 0 is "0%" rather than "-0%".
-std::string percent_text(double rel) {
-  if (std::isnan(rel)) return "-";
-  if (std::abs(rel) < 0.005) return "0%";
-  return fmt::format("{:+.0f}%", 100 * rel);
-}
-
 std::string stage_table(const results::Run& run, const analyze::RunAnalysis& a) {
   std::string out = fmt::format("{:>8} {:>9} {:>10} {:>10} {:>10} {:>10} {:>10} {:>6}  {}\n",
                                 run.load_mode == LoadMode::concurrency ? "conc" : "rate", "req/s", "out tok/s",
@@ -111,39 +104,6 @@ std::string console_report(const results::Run& run, const analyze::RunAnalysis& 
   out += "\n" + text_chart("TTFT p99 (ms)", labels, ttft, knee);
   out += "\n" + text_chart("output tokens/s", labels, tok, knee);
   for (const auto& line : report::warning_lines(a.warnings)) out += "warning: " + line + "\n";
-  return out;
-}
-
-std::string console_compare(const results::Run& baseline, const results::Run& tuned, const analyze::Comparison& c,
-                            const GateResult& gate) {
-  std::string out = fmt::format("baseline: {} ({})\ntuned:    {} ({})\n", baseline.label, baseline.source,
-                                tuned.label, tuned.source);
-  out += fmt::format("{:>8}  {:<20} {:>12} {:>12} {:>12} {:>8}  {}\n", "load", "metric", "baseline", "tuned",
-                     "change", "rel", "significance");
-  for (std::size_t i = 0; i < c.stages.size(); ++i) {
-    const auto& sc = c.stages[i];
-    if (i > 0 && sc.deltas.size() > 1) out += "\n";  // one block per load level
-    for (const auto& d : sc.deltas) {
-      out += fmt::format("{:>8}  {:<20} {:>12} {:>12} {:>12} {:>8}  {}\n", load_text(sc.load_value), d.metric,
-                         cell(d.baseline, "{:.2f}"), cell(d.tuned, "{:.2f}"),
-                         std::isnan(d.abs_change) ? "-" : fmt::format("{:+.2f}", d.abs_change),
-                         percent_text(d.rel_change),
-                         significance_text(d.significance));
-    }
-  }
-  auto knee = [](const std::optional<double>& v) { return v ? load_text(*v) : std::string("none in range"); };
-  const double peak_rel = c.baseline_peak_rps > 0 ? c.tuned_peak_rps / c.baseline_peak_rps - 1 : NAN;
-  out += fmt::format("knee: {} -> {}; peak req/s: {:.2f} -> {:.2f} ({})\n", knee(c.baseline_knee_load),
-                     knee(c.tuned_knee_load), c.baseline_peak_rps, c.tuned_peak_rps, percent_text(peak_rel));
-  if (!c.unmatched_loads.empty()) {
-    std::string loads;
-    for (double v : c.unmatched_loads) loads += (loads.empty() ? "" : ", ") + load_text(v);
-    out += "unmatched stages (in one run only, not compared): " + loads + "\n";
-  }
-  for (const auto& e : c.equivalence) out += "warning: not comparable: " + report::difference_text(e) + "\n";
-  for (const auto h : c.hints) out += "hint: " + report::hint_text(h) + "\n";
-  for (const auto& v : gate.violations) out += "FAIL " + v.rule + ": " + report::violation_text(v) + "\n";
-  if (!gate.rules.empty() && gate.violations.empty()) out += "gate: all --fail-if rules passed\n";
   return out;
 }
 

@@ -1,6 +1,6 @@
 #pragma once
-// Terminal output of report and compare: staircase table, knee and regions, small text charts,
-// the compare table. Formatting only: everything shown is computed in analysis/compare/gate.
+// Terminal output of report: staircase table, knee and regions, small text charts (compare's is in
+// report/compare_table.hpp). Formatting only: everything shown is computed in analysis/compare/gate.
 #include <string>
 #include <vector>
 
@@ -11,8 +11,6 @@
 namespace sb::report {
 
 std::string console_report(const results::Run& run, const analyze::RunAnalysis& a);
-std::string console_compare(const results::Run& baseline, const results::Run& tuned, const analyze::Comparison& c,
-                            const GateResult& gate);
 
 // One horizontal-bar chart: one row per stage, bars scaled to the largest value.
 std::string text_chart(const std::string& title, const std::vector<std::string>& row_labels,

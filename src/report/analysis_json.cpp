@@ -61,20 +61,6 @@ ordered_json slo_json(const results::Run& run, const analyze::RunAnalysis& a) {
   return j;
 }
 
-ordered_json delta_json(const analyze::MetricDelta& d) {
-  ordered_json j;
-  j["metric"] = d.metric;
-  j["baseline"] = opt(d.baseline);
-  j["tuned"] = opt(d.tuned);
-  j["abs_change"] = num(d.abs_change);
-  j["rel_change"] = num(d.rel_change);
-  j["higher_is_better"] = d.higher_is_better;
-  j["significance"] = significance_text(d.significance);
-  j["ci"] = d.ci ? ordered_json::array({d.ci->low, d.ci->high}) : ordered_json(nullptr);
-  j["note"] = report::judgement_text(d);
-  return j;
-}
-
 }  // namespace
 
 ordered_json run_analysis_json(const results::Run& run, const analyze::RunAnalysis& a) {
@@ -112,42 +98,6 @@ ordered_json report_json(const std::vector<results::Run>& runs, const std::vecto
   j["kind"] = "servebench.analysis";
   j["runs"] = ordered_json::array();
   for (std::size_t i = 0; i < runs.size(); ++i) j["runs"].push_back(run_analysis_json(runs[i], as[i]));
-  return j;
-}
-
-ordered_json compare_json(const results::Run& baseline, const results::Run& tuned, const analyze::Comparison& c,
-                          const GateResult& gate) {
-  ordered_json j;
-  j["schema_version"] = 1;
-  j["kind"] = "servebench.comparison";
-  j["baseline"] = {{"source", baseline.source}, {"label", baseline.label}};
-  j["tuned"] = {{"source", tuned.source}, {"label", tuned.label}};
-  j["load_mode"] = to_string(c.load_mode);
-  j["comparable"] = c.equivalence.empty();
-  j["equivalence_warnings"] = report::difference_texts(c.equivalence);
-  ordered_json stages = ordered_json::array();
-  for (const auto& sc : c.stages) {
-    ordered_json s;
-    s["load_value"] = load_num(sc.load_value);
-    s["metrics"] = ordered_json::array();
-    for (const auto& d : sc.deltas) s["metrics"].push_back(delta_json(d));
-    stages.push_back(std::move(s));
-  }
-  j["stages"] = std::move(stages);
-  j["unmatched_loads"] = ordered_json::array();
-  for (double v : c.unmatched_loads) j["unmatched_loads"].push_back(load_num(v));
-  auto knee_load = [](const std::optional<double>& v) { return v ? load_num(*v) : ordered_json(nullptr); };
-  j["knee_shift"] = {{"baseline", knee_load(c.baseline_knee_load)}, {"tuned", knee_load(c.tuned_knee_load)}};
-  j["peak_rps"] = {{"baseline", c.baseline_peak_rps}, {"tuned", c.tuned_peak_rps}};
-  j["hints"] = report::hint_texts(c.hints);
-  ordered_json g;
-  g["rules"] = ordered_json::array();
-  for (const auto& r : gate.rules) g["rules"].push_back(r.text);
-  g["violations"] = ordered_json::array();
-  for (const auto& v : gate.violations)
-    g["violations"].push_back({{"rule", v.rule}, {"message", report::violation_text(v)}});
-  g["passed"] = gate.violations.empty();
-  j["gate"] = std::move(g);
   return j;
 }
 

@@ -16,8 +16,10 @@ nlohmann::ordered_json report_json(const std::vector<results::Run>& runs, const 
 struct GateResult {
   std::vector<analyze::GateRule> rules;
   std::vector<analyze::GateViolation> violations;
+  std::vector<analyze::GateVerdict> verdicts{};  // every rule at every stage (compare_gate_text.hpp)
 };
 
+// Implemented in report/compare_json.cpp (with the headline and the gate verdicts, docs/compare.md).
 nlohmann::ordered_json compare_json(const results::Run& baseline, const results::Run& tuned,
                                     const analyze::Comparison& c, const GateResult& gate);
 
