@@ -5,6 +5,7 @@
 
 #include "analyze/analysis.hpp"
 #include "analyze/fixtures.hpp"
+#include "core/error.hpp"
 
 namespace sb::analyze {
 namespace {
@@ -129,6 +130,70 @@ TEST(Compare, VllmRunsCompareTooAndTheirDetailArraysAreUsed) {
   ASSERT_EQ(c.stages.size(), 1u);
   EXPECT_EQ(c.stages[0].deltas[0].significance, Significance::not_significant);
   EXPECT_EQ(c.stages[0].deltas[1].significance, Significance::cannot_judge);
+}
+
+TEST(Compare, HeadlineIsAtTheBaselineKneeOrTheNamedLoad) {
+  const auto p = load("sim/base.json", "sim/tuned.json");  // server admits 8 vs 16: knees 8 and 16
+  const auto c = p.compare();
+  ASSERT_TRUE(c.headline);
+  EXPECT_EQ(c.headline->basis, HeadlineBasis::baseline_knee);
+  EXPECT_EQ(c.stages[c.headline->stage].load_value, 8);
+  ASSERT_EQ(c.headline->deltas.size(), headline_metrics().size());
+  for (std::size_t i = 0; i < headline_metrics().size(); ++i) EXPECT_EQ(c.headline->deltas[i].metric, headline_metrics()[i]);
+  EXPECT_TRUE(c.headline->kernels.empty());  // no traces given
+  CompareInput in{p.base, p.tuned, p.ba.curve, p.ta.curve, {"ttft_p50"}, {}};
+  in.headline_load = 32;
+  const auto at = compare_runs(in);
+  EXPECT_EQ(at.headline->basis, HeadlineBasis::named_load);
+  EXPECT_EQ(at.stages[at.headline->stage].load_value, 32);
+  EXPECT_EQ(at.headline->deltas.size(), 4u);  // headline rows even when --metrics names others
+  in.headline_load = 5;
+  try {
+    compare_runs(in);
+    FAIL() << "accepted --at 5";
+  } catch (const UserError& e) {
+    EXPECT_EQ(std::string(e.what()), "--at 5: not a stage of both runs (matched loads: 1, 2, 4, 8, 16, 32)");
+  }
+}
+
+TEST(Compare, HeadlineFallsBackToTheTunedKneeThenTheMostLoadedStage) {
+  auto p = load("sim/base.json", "sim/tuned.json");
+  p.ba.curve.knee.reset();
+  auto c = p.compare();
+  EXPECT_EQ(c.headline->basis, HeadlineBasis::tuned_knee);
+  EXPECT_EQ(c.stages[c.headline->stage].load_value, 16);
+  p.ta.curve.knee.reset();
+  c = p.compare();
+  EXPECT_EQ(c.headline->basis, HeadlineBasis::most_loaded);
+  EXPECT_EQ(c.stages[c.headline->stage].load_value, 32);
+}
+
+TEST(Compare, TopKernelsByBaselineTimeWithWelchSignificance) {
+  const auto p = load("sim/base.json", "sim/tuned.json");
+  // gemm: 10000 calls each, mean 100 -> 90 us, sd 10 us: SE = sqrt(2 * 100^2 / 10^4) ns-scaled
+  // = 0.1414 us, so the CI is -10 +/- 0.277 us. attn: 100 -> 101 us, sd 50 us, 100 calls:
+  // SE 7.07 us, CI -13..+15 us, not significant. copy only in the baseline; tiny falls outside top 3.
+  const std::vector<KernelSummary> base{{"gemm", 10000, 100e3, 10e3, 1e9},
+                                        {"attn", 100, 100e3, 50e3, 1e7},
+                                        {"copy", 50, 10e3, 1e3, 5e5},
+                                        {"tiny", 10, 1e3, 1e2, 1e4}};
+  const std::vector<KernelSummary> tuned{{"attn", 100, 101e3, 50e3, 1.01e7}, {"gemm", 10000, 90e3, 10e3, 9e8}};
+  CompareInput in{p.base, p.tuned, p.ba.curve, p.ta.curve, {"ttft_p50"}, {}};
+  in.baseline_kernels = &base;
+  in.tuned_kernels = &tuned;
+  in.top_kernels = 3;
+  const auto c = compare_runs(in);
+  const auto& k = c.headline->kernels;
+  ASSERT_EQ(k.size(), 3u);
+  EXPECT_EQ(k[0].name, "gemm");
+  EXPECT_NEAR(k[0].rel_change, -0.10, 1e-12);
+  EXPECT_EQ(k[0].significance, Significance::significant);
+  EXPECT_NEAR(k[0].ci->low, -10e3 - 1.959964 * std::sqrt(2e4), 1e-6);
+  EXPECT_EQ(k[1].name, "attn");
+  EXPECT_EQ(k[1].significance, Significance::not_significant);
+  EXPECT_EQ(k[2].name, "copy");
+  EXPECT_TRUE(std::isnan(k[2].tuned_mean_ns));
+  EXPECT_EQ(k[2].significance, Significance::cannot_judge);
 }
 
 }  // namespace
