@@ -163,8 +163,8 @@ void expect_fail_if_gate_passes_and_fails() {
   const RunResult fail = cli({"compare", "tuned.json", "base.json", "--fail-if", "request_throughput:-5%"}, "gate_no");
   EXPECT_EQ(fail.code, 5) << fail.out << fail.err;
   EXPECT_NE(fail.err.find("request_throughput:-5%"), std::string::npos) << fail.err;  // the rule is listed
-  EXPECT_NE(fail.err.find("at load 16"), std::string::npos) << fail.err;
-  EXPECT_NE(fail.err.find("at load 32"), std::string::npos) << fail.err;
+  EXPECT_NE(fail.err.find("tripped at c=16: "), std::string::npos) << fail.err;
+  EXPECT_NE(fail.err.find("tripped at c=32: "), std::string::npos) << fail.err;
 }
 
 void expect_malformed_input_is_a_one_line_usage_error() {
