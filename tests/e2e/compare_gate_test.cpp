@@ -119,5 +119,36 @@ TEST(CompareGate, NoiseRegressionAndLoadModes) {
   g_gate_dir = nullptr;
 }
 
+// With --traces the headline adds the baseline trace's top kernels with their mean in both traces
+// (two simulator traces of one engine step: nsys and rocprof flavours of the same kernels).
+TEST(CompareGate, TracesAddTopKernelsToTheHeadline) {
+  TempDir dir("compare_traces");
+  const std::string data = std::string(SB_SOURCE_DIR) + "/tests/data/";
+  RunResult r;
+  r.code = wait_exit(spawn({"compare", data + "analyze/sim/base.json", data + "analyze/sim/tuned.json", "--traces",
+                            data + "trace/sim/sim_cuda_gpu_trace.csv", data + "trace/sim/sim_kernel_trace.csv",
+                            "--output-json", "k.json"},
+                           dir.path, "traces"),
+                     60);
+  ASSERT_EQ(r.code, 0) << slurp(dir.path / "traces.err");
+  const std::string out = slurp(dir.path / "traces.out");
+  const auto head = out.find("headline at c=8 (the baseline's knee):");
+  ASSERT_NE(head, std::string::npos) << out;
+  EXPECT_LT(head, out.find("\nkernel vllm::rms_norm_kernel (us) ")) << out;
+  EXPECT_LT(out.find("\nkernel vllm::rms_norm_kernel (us) "), out.find("change by concurrency")) << out;
+  const Json doc = Json::parse(slurp(dir.path / "k.json"));
+  const Json& kernels = doc["headline"]["kernels"];
+  ASSERT_EQ(kernels.size(), 5u) << doc["headline"].dump(2);
+  int in_both = 0;
+  for (const auto& k : kernels) {
+    if (k["tuned_mean_ns"].is_null()) continue;
+    ++in_both;
+    EXPECT_GT(k["baseline_mean_ns"].get<double>(), 0) << k.dump();
+    EXPECT_NEAR(k["rel_change"].get<double>(), k["tuned_mean_ns"].get<double>() / k["baseline_mean_ns"].get<double>() - 1,
+                1e-9);
+  }
+  EXPECT_GE(in_both, 4);
+}
+
 }  // namespace
 }  // namespace sb::e2e
