@@ -1,10 +1,13 @@
 #include "report/html_view.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
+#include <cstdlib>
 #include <optional>
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include "report/analysis_text.hpp"
 
@@ -30,6 +33,38 @@ constexpr ChartSeries kChartSeries[] = {
     {"itl_p99", [](const results::Stage& s) { return s.percentile(Metric::itl, 99); }},
 };
 
+// `servebench demo` (or a user's `--metadata sim_time_scale=K`) records that the simulator ran K times
+// faster than the GPU it models (docs/results-format.md): the run's latencies are K times shorter
+// than that GPU's and must not be read as its figures.
+std::string time_scale_note(const results::Run& run) {
+  const auto cfg = nlohmann::json::parse(run.config_json, nullptr, /*allow_exceptions=*/false);
+  if (cfg.is_discarded() || !cfg.is_object()) return "";
+  const auto meta = cfg.find("metadata");
+  if (meta == cfg.end() || !meta->is_object()) return "";
+  const auto it = meta->find("sim_time_scale");
+  if (it == meta->end()) return "";
+  double scale = NAN;
+  if (it->is_number()) scale = it->get<double>();
+  if (it->is_string()) {  // --metadata values are strings, as in vLLM
+    const std::string& text = it->get_ref<const std::string&>();
+    char* end = nullptr;
+    scale = std::strtod(text.c_str(), &end);
+    if (end == text.c_str() || *end != '\0') scale = NAN;
+  }
+  if (!(scale > 0) || !std::isfinite(scale) || scale == 1) return "";
+  std::string gpu = "GPU";
+  if (const auto g = meta->find("sim_gpu"); g != meta->end() && g->is_string() && !g->get<std::string>().empty()) {
+    gpu = g->get<std::string>();
+    std::transform(gpu.begin(), gpu.end(), gpu.begin(), [](unsigned char c) { return std::toupper(c); });
+  }
+  const bool faster = scale > 1;
+  const double k = faster ? scale : 1 / scale;
+  return fmt::format("{}: simulated GPU, {:g}x {} than the modelled {}: latencies here are {:g}x {} and rates {:g}x {} "
+                     "than that GPU's ({} latencies by {:g} for its figures).",
+                     run.label, k, faster ? "faster" : "slower", gpu, k, faster ? "shorter" : "longer", k,
+                     faster ? "higher" : "lower", faster ? "multiply" : "divide", k);
+}
+
 std::string num(std::optional<double> v) { return v ? fmt::format("{:.2f}", *v) : "-"; }
 
 std::string knee_text(const results::Run& run, const analyze::CurveAnalysis& c) {
@@ -46,6 +81,7 @@ RunView run_view(const results::Run& run, const analyze::RunAnalysis& a, std::op
   v.label = run.label;
   v.knee_text = knee_text(run, a.curve);
   v.config_json = run.config_json;
+  v.scale_note = time_scale_note(run);
   v.warnings = report::warning_lines(a.warnings);
   for (std::size_t i = 0; i < run.stages.size(); ++i) {
     const auto& s = run.stages[i];
@@ -84,9 +120,24 @@ std::optional<double> unlimited_position(const std::vector<results::Run>& runs) 
 
 }  // namespace
 
+// The charts, in page order, over the keys above. A new series: a row in kChartSeries, its key here.
+std::vector<ChartSpec> chart_specs() {
+  return {
+      {"rps", "Requests/s", "throughput (req/s)", "req/s", {{"request_throughput", "RPS"}}},
+      {"tokens", "Tokens/s", "throughput (tok/s)", "tok/s",
+       {{"output_throughput", "output"}, {"total_token_throughput", "total"}}},
+      {"ttft", "TTFT", "time to first token (ms)", "ms", {{"ttft_p50", "p50"}, {"ttft_p99", "p99"}}},
+      {"tpot", "TPOT p50", "time per output token (ms)", "ms", {{"tpot_p50", "p50"}}},
+      {"itl", "ITL p99", "inter-token latency (ms)", "ms", {{"itl_p99", "p99"}}},
+  };
+}
+
 Document html_document(const std::vector<results::Run>& runs, const std::vector<analyze::RunAnalysis>& analyses) {
   Document d;
-  d.x_label = !runs.empty() && runs[0].load_mode == LoadMode::request_rate ? "request rate (req/s)" : "concurrency";
+  const bool by_rate = !runs.empty() && runs[0].load_mode == LoadMode::request_rate;
+  d.x_label = by_rate ? "request rate (req/s)" : "concurrency";
+  d.x_short = by_rate ? "rate " : "c=";
+  d.charts = chart_specs();
   d.table_header = {"load", "req/s", "out tok/s", "TTFT p50", "TTFT p99", "TPOT p50", "ITL p99", "failed", "region"};
   d.unlimited_x = unlimited_position(runs);
   double lo = INFINITY, hi = 0;
