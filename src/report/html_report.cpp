@@ -1,5 +1,6 @@
 #include "report/html_report.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 #include <nlohmann/json.hpp>
@@ -78,8 +79,11 @@ std::string run_section(const Document& doc, const RunView& r) {
 // What a reader needs before the charts: which runs are in scaled time, and each run's knee, once.
 std::string chart_set_head(const Document& doc) {
   std::string out = "<div class=\"chart-set-head\">\n";
+  std::vector<std::string> notes;  // once each: two runs of the same demo carry the same note
   for (const auto& r : doc.runs)
-    if (!r.scale_note.empty()) out += "<p class=\"scale-note\">" + escape(r.scale_note) + "</p>\n";
+    if (!r.scale_note.empty() && std::find(notes.begin(), notes.end(), r.scale_note) == notes.end())
+      notes.push_back(r.scale_note);
+  for (const auto& n : notes) out += "<p class=\"scale-note\">" + escape(n) + "</p>\n";
   for (std::size_t i = 0; i < doc.runs.size(); ++i) {
     out += "<p class=\"knee-sentence\" data-run=\"" + std::to_string(i) + "\"><span class=\"swatch\"></span>" +
            escape(doc.runs[i].label) + ": " + escape(doc.runs[i].knee_text) + "</p>\n";

@@ -235,9 +235,11 @@
     var box = document.createElement("div");
     box.className = "chart";
     box.id = "chart-" + spec.id;
+    var width = chartWidth(container);
+    box.style.width = width + "px";  // legend and note wrap at the chart's width, not beyond it
     container.appendChild(box);
     var update = null;
-    var opts = chartOptions(spec, series, chartWidth(container));
+    var opts = chartOptions(spec, series, width);
     opts.hooks.setCursor = [function (u) { if (update) update(u.cursor.idx); }];
     var u = new uPlot(opts, columns, box);
     plots.push(u);
@@ -289,6 +291,9 @@
     var width = chartWidth(container);
     if (width === lastWidth) return;
     lastWidth = width;
-    plots.forEach(function (u) { u.setSize({ width: width, height: CHART_HEIGHT }); });
+    plots.forEach(function (u) {
+      u.root.parentNode.style.width = width + "px";
+      u.setSize({ width: width, height: CHART_HEIGHT });
+    });
   });
 })();

@@ -147,6 +147,26 @@ async function checkReadingRules(page, expectScaleNote) {
   return { legend: legend.length, notes: notes.length };
 }
 
+// Hovering the first chart at the second tested load shows that stage in its legend; leaving the
+// chart brings back the resting values.
+async function checkHover(page) {
+  const at = () => page.evaluate(() => document.querySelector("#charts .chart .sb-at").textContent);
+  const resting = await at();
+  await page.locator("#charts .chart").first().scrollIntoViewIfNeeded();
+  const target = await page.evaluate(() => {
+    const u = window.sbReport.plots[0], box = u.over.getBoundingClientRect();
+    const data = JSON.parse(document.getElementById("sb-data").textContent);
+    return { x: box.left + u.valToPos(u.data[0][1], "x"), y: box.top + box.height / 2,
+             want: "at " + data.x_short + window.sbReport.xTicks[1] };
+  });
+  await page.mouse.move(target.x, target.y);
+  const hovered = await at();
+  if (hovered !== target.want) fail(`hovering the second stage shows "${hovered}", expected "${target.want}"`);
+  await page.mouse.move(1, 1);
+  const left = await at();
+  if (left !== resting) fail(`after leaving the chart the legend shows "${left}", not "${resting}"`);
+}
+
 async function main() {
   const args = process.argv.slice(2).filter((a) => !a.startsWith("--"));
   const expectScaleNote = process.argv.includes("--expect-scale-note");
@@ -169,6 +189,7 @@ async function main() {
     if (canvases < charts.length) fail(`only ${canvases} canvases for ${charts.length} charts`);
     for (const c of charts) if (!(c.points > 0)) fail(`chart ${c.id} has no points`);
     const rules = await checkReadingRules(page, expectScaleNote);
+    await checkHover(page);
     const png = await page.screenshot({ path: shot, fullPage: true });
     const variance = await pixelVariance(page, png);
     if (png.length < 20000) fail(`screenshot too small (${png.length} bytes)`);
