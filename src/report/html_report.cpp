@@ -45,9 +45,11 @@ std::string script_safe(const std::string& json_text) {
 }
 
 std::string table_html(const std::vector<std::string>& header, const std::vector<std::vector<std::string>>& rows,
-                       const char* cls) {
+                       const char* cls, const std::string& caption = "") {
   // The wrapper scrolls sideways on a narrow screen instead of squeezing every cell into a column.
-  std::string out = std::string("<div class=\"table-wrap\"><table class=\"") + cls + "\"><thead><tr>";
+  std::string out = std::string("<div class=\"table-wrap\"><table class=\"") + cls + "\">";
+  if (!caption.empty()) out += "<caption>" + escape(caption) + "</caption>";
+  out += "<thead><tr>";
   for (const auto& h : header) out += "<th>" + escape(h) + "</th>";
   out += "</tr></thead><tbody>";
   for (const auto& row : rows) {
@@ -125,7 +127,7 @@ std::string render(const Document& doc) {
                     "</title>\n<style>" + uplot_css + "\n" + report_css + "</style>\n</head><body>\n";
   out += "<h1>" + escape(doc.title) + "</h1>\n";
   if (doc.comparison) {
-    out += "<h2>comparison</h2>\n" + table_html(doc.comparison->header, doc.comparison->rows, "compare");
+    out += "<h2>comparison</h2>\n" + table_html(doc.comparison->header, doc.comparison->rows, "compare", doc.comparison->caption);
   }
   if (!doc.notes.empty()) {
     out += "<ul class=\"notes\">";

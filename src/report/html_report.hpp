@@ -38,6 +38,7 @@ struct ChartSpec {
 struct Table {
   std::vector<std::string> header;
   std::vector<std::vector<std::string>> rows;
+  std::string caption;  // how to read a cell; "" for none
 };
 
 struct Document {

@@ -67,6 +67,13 @@ std::string time_scale_note(const results::Run& run) {
 
 std::string num(std::optional<double> v) { return v ? fmt::format("{:.2f}", *v) : "-"; }
 
+// Three to five digits, enough to read a change by: 15574, 243.3, 17.7, 0.82.
+std::string short_num(std::optional<double> v) {
+  if (!v) return "-";
+  const double a = std::fabs(*v);
+  return fmt::format("{:.{}f}", *v, a >= 1000 ? 0 : a >= 10 ? 1 : 2);
+}
+
 std::string knee_text(const results::Run& run, const analyze::CurveAnalysis& c) {
   if (!c.knee) return report::knee_reason_text(c);
   return fmt::format("knee at {} {:g} ({:.2f} req/s)", to_string(run.load_mode), run.stages[*c.knee].load_value,
@@ -118,6 +125,39 @@ std::optional<double> unlimited_position(const std::vector<results::Run>& runs) 
   return hi > 0 ? 2 * hi : 1.0;
 }
 
+// Metrics by load, one row per metric (in the comparison's order), one column per matched load: a
+// cell reads "baseline -> tuned (change)", "*" when the change is significant. A table a reader
+// scans in seconds, instead of one row per (load, metric).
+Table compare_pivot(const analyze::Comparison& c) {
+  Table t;
+  t.header = {"metric"};
+  std::vector<std::string> metrics;
+  for (const auto& sc : c.stages) {
+    t.header.push_back(fmt::format("{}{:g}", c.load_mode == LoadMode::request_rate ? "rate " : "c=", sc.load_value));
+    for (const auto& m : sc.deltas)
+      if (std::find(metrics.begin(), metrics.end(), m.metric) == metrics.end()) metrics.push_back(m.metric);
+  }
+  for (const auto& name : metrics) {
+    std::vector<std::string> row{name};
+    for (const auto& sc : c.stages) {
+      const auto m = std::find_if(sc.deltas.begin(), sc.deltas.end(), [&](const auto& d) { return d.metric == name; });
+      if (m == sc.deltas.end()) {
+        row.push_back("-");
+        continue;
+      }
+      // + 0.0 after rounding: a change that rounds to zero reads "+0%", never "-0%".
+      const std::string rel =
+          std::isnan(m->rel_change) ? "" : fmt::format(" ({:+.0f}%)", std::round(100 * m->rel_change) + 0.0);
+      const char* mark = m->significance == analyze::Significance::significant ? " *" : "";
+      row.push_back(short_num(m->baseline) + " \u2192 " + short_num(m->tuned) + rel + mark);
+    }
+    t.rows.push_back(std::move(row));
+  }
+  t.caption = "each cell: baseline \u2192 tuned (change); * = significant (the bootstrap interval of the change "
+              "excludes 0); unmarked: not significant, or not judged without per-request data";
+  return t;
+}
+
 }  // namespace
 
 // The charts, in page order, over the keys above. A new series: a row in kChartSeries, its key here.
@@ -153,17 +193,7 @@ Document html_compare_document(const std::vector<results::Run>& runs, const std:
                                      const analyze::Comparison& c, const GateResult& gate) {
   Document d = html_document(runs, analyses);
   d.title = "servebench compare";
-  Table t;
-  t.header = {"load", "metric", "baseline", "tuned", "change", "relative", "significance"};
-  for (const auto& sc : c.stages) {
-    for (const auto& m : sc.deltas) {
-      t.rows.push_back({fmt::format("{:g}", sc.load_value), m.metric, num(m.baseline), num(m.tuned),
-                        std::isnan(m.abs_change) ? "-" : fmt::format("{:+.2f}", m.abs_change),
-                        std::isnan(m.rel_change) ? "-" : fmt::format("{:+.0f}%", 100 * m.rel_change),
-                        significance_text(m.significance)});
-    }
-  }
-  d.comparison = std::move(t);
+  d.comparison = compare_pivot(c);
   auto knee = [](const std::optional<double>& v) { return v ? fmt::format("{:g}", *v) : std::string("none in range"); };
   d.notes.push_back(fmt::format("knee: {} -> {}; peak req/s: {:.2f} -> {:.2f}", knee(c.baseline_knee_load),
                                 knee(c.tuned_knee_load), c.baseline_peak_rps, c.tuned_peak_rps));

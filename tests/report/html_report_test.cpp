@@ -51,13 +51,14 @@ TEST(HtmlReport, EscapesLabelsEverywhere) {
 
 TEST(HtmlReport, TablesAndComparison) {
   Document d = sample();
-  d.comparison = Table{{"metric", "baseline"}, {{"ttft_p99", "3200"}}};
+  d.comparison = Table{{"metric", "baseline"}, {{"ttft_p99", "3200"}}, "how to read"};
   d.notes = {"hint: x"};
   const std::string html = render(d);
   EXPECT_NE(html.find("<td>ttft_p99</td><td>3200</td>"), std::string::npos);
   EXPECT_NE(html.find("<th>why</th>"), std::string::npos);
   EXPECT_NE(html.find("<td>2</td><td>2.00</td><td>b</td>"), std::string::npos);
   EXPECT_NE(html.find("<li>hint: x</li>"), std::string::npos);
+  EXPECT_NE(html.find("<caption>how to read</caption>"), std::string::npos);
 }
 
 // The knee sentence heads the chart set once per run (label first), and is not repeated in the

@@ -4,6 +4,8 @@
 
 #include <cmath>
 
+#include <fmt/format.h>
+
 #include "analyze/fixtures.hpp"
 
 namespace sb::analyze {
@@ -107,8 +109,20 @@ TEST(HtmlView, CompareDocumentHasTableAndNotes) {
   g.violations = evaluate_gate(g.rules, c);
   const auto d = report::html_compare_document(runs, as, c, g);
   ASSERT_TRUE(d.comparison.has_value());
-  EXPECT_EQ(d.comparison->rows.size(), 3u);
-  EXPECT_EQ(d.comparison->rows[0][1], "ttft_p99");
+  // Metrics by load: one row for ttft_p99, one column per matched load (3).
+  ASSERT_EQ(d.comparison->rows.size(), 1u);
+  ASSERT_EQ(d.comparison->header.size(), 4u);
+  EXPECT_EQ(d.comparison->header[1].substr(0, 2), "c=");
+  EXPECT_EQ(d.comparison->rows[0][0], "ttft_p99");
+  for (std::size_t i = 0; i < c.stages.size(); ++i) {
+    const auto& m = c.stages[i].deltas[0];
+    const std::string cell = d.comparison->rows[0][i + 1];
+    EXPECT_NE(cell.find(" \u2192 "), std::string::npos) << cell;
+    EXPECT_NE(cell.find(fmt::format(" ({:+.0f}%)", std::round(100 * m.rel_change) + 0.0)), std::string::npos) << cell;
+    EXPECT_EQ(cell.find("-0%"), std::string::npos) << cell;
+    EXPECT_EQ(cell.ends_with(" *"), m.significance == Significance::significant) << cell;
+  }
+  EXPECT_NE(d.comparison->caption.find("* = significant"), std::string::npos);
   ASSERT_EQ(d.notes.size(), 4u);  // knee shift, then one violation per stage
   EXPECT_EQ(d.notes[0], "knee: none in range -> none in range; peak req/s: 10.92 -> 9.63");
 }
