@@ -7,7 +7,7 @@
 // label box intersects a tick label box (measured from uPlot's own layout and the canvas' text
 // metrics), every y-axis starts at 0, a chart whose values lie within 5 % says so in a note, and each
 // run's knee sentence appears exactly once, above the charts. --expect-scale-note: the page must say
-// that latencies are in scaled time (a demo run).
+// that latencies are in scaled time (a demo run). Nothing is fetched but the file itself.
 // Usage: check_report.js REPORT.html [SHOT.png] [--expect-scale-note]
 // Exit status 0 = all checks passed; the reason of any failure is printed on stderr.
 "use strict";
@@ -181,11 +181,15 @@ async function main() {
     const errors = [];
     page.on("console", (m) => { if (m.type() === "error") errors.push(m.text()); });
     page.on("pageerror", (e) => errors.push(String(e)));
+    // Offline: the page may load nothing but itself (and data: URLs it makes).
+    const fetched = [];
+    page.on("request", (r) => { if (!/^(file|data|blob):/.test(r.url())) fetched.push(r.url()); });
     await page.goto("file://" + report, { waitUntil: "load" });
     await page.waitForFunction(() => window.sbReport && window.sbReport.charts.length > 0, null, { timeout: 10000 });
     const charts = await page.evaluate(() => window.sbReport.charts);
     const canvases = await page.locator(".chart canvas").count();
     if (errors.length) fail("console errors: " + errors.join(" | "));
+    if (fetched.length) fail("the page fetched from outside: " + fetched.join(" "));
     if (canvases < charts.length) fail(`only ${canvases} canvases for ${charts.length} charts`);
     for (const c of charts) if (!(c.points > 0)) fail(`chart ${c.id} has no points`);
     const rules = await checkReadingRules(page, expectScaleNote);
