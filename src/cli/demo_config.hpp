@@ -2,7 +2,8 @@
 // The run `servebench demo` makes against its in-process simulator, as a typed RunConfig: the
 // random dataset, a concurrency staircase, the sweep document at `output_json` and the per-request
 // JSONL beside it. What `servebench run --port PORT --num-prompts N --random-input-len I
-// --random-output-len O --output-json FILE --label demo --concurrency ...` would give.
+// --random-output-len O --output-json FILE --label demo --metadata sim_time_scale=10 --metadata
+// sim_gpu=h100 --concurrency ...` would give.
 #include <cstdint>
 #include <string>
 

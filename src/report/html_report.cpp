@@ -1,5 +1,6 @@
 #include "report/html_report.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 #include <nlohmann/json.hpp>
@@ -29,6 +30,12 @@ json run_json(const RunView& r) {
   return j;
 }
 
+json chart_json(const ChartSpec& c) {
+  json series = json::array();
+  for (const auto& [key, name] : c.series) series.push_back({{"key", key}, {"name", name}});
+  return {{"id", c.id}, {"title", c.title}, {"y_label", c.y_label}, {"unit", c.unit}, {"series", series}};
+}
+
 // JSON inside <script>: '<' only occurs inside strings, where \u003c is the same character.
 std::string script_safe(const std::string& json_text) {
   std::string out;
@@ -38,8 +45,11 @@ std::string script_safe(const std::string& json_text) {
 }
 
 std::string table_html(const std::vector<std::string>& header, const std::vector<std::vector<std::string>>& rows,
-                       const char* cls) {
-  std::string out = std::string("<table class=\"") + cls + "\"><thead><tr>";
+                       const char* cls, const std::string& caption = "") {
+  // The wrapper scrolls sideways on a narrow screen instead of squeezing every cell into a column.
+  std::string out = std::string("<div class=\"table-wrap\"><table class=\"") + cls + "\">";
+  if (!caption.empty()) out += "<caption>" + escape(caption) + "</caption>";
+  out += "<thead><tr>";
   for (const auto& h : header) out += "<th>" + escape(h) + "</th>";
   out += "</tr></thead><tbody>";
   for (const auto& row : rows) {
@@ -47,12 +57,12 @@ std::string table_html(const std::vector<std::string>& header, const std::vector
     for (const auto& c : row) out += "<td>" + escape(c) + "</td>";
     out += "</tr>";
   }
-  return out + "</tbody></table>\n";
+  return out + "</tbody></table></div>\n";
 }
 
 std::string run_section(const Document& doc, const RunView& r) {
+  // The knee sentence is not repeated here: it heads the chart set once (chart_set_head).
   std::string out = "<section class=\"run\"><h2>" + escape(r.label) + "</h2>\n";
-  out += "<p class=\"knee-text\">" + escape(r.knee_text) + "</p>\n";
   std::vector<std::vector<std::string>> rows = r.table_rows;
   for (std::size_t i = 0; i < rows.size() && i < r.region_reasons.size(); ++i) rows[i].push_back(r.region_reasons[i]);
   std::vector<std::string> header = doc.table_header;
@@ -66,6 +76,21 @@ std::string run_section(const Document& doc, const RunView& r) {
   out += "<details><summary>configuration (secrets redacted)</summary><pre>" + escape(r.config_json) +
          "</pre></details>\n</section>\n";
   return out;
+}
+
+// What a reader needs before the charts: which runs are in scaled time, and each run's knee, once.
+std::string chart_set_head(const Document& doc) {
+  std::string out = "<div class=\"chart-set-head\">\n";
+  std::vector<std::string> notes;  // once each: two runs of the same demo carry the same note
+  for (const auto& r : doc.runs)
+    if (!r.scale_note.empty() && std::find(notes.begin(), notes.end(), r.scale_note) == notes.end())
+      notes.push_back(r.scale_note);
+  for (const auto& n : notes) out += "<p class=\"scale-note\">" + escape(n) + "</p>\n";
+  for (std::size_t i = 0; i < doc.runs.size(); ++i) {
+    out += "<p class=\"knee-sentence\" data-run=\"" + std::to_string(i) + "\"><span class=\"swatch\"></span>" +
+           escape(doc.runs[i].label) + ": " + escape(doc.runs[i].knee_text) + "</p>\n";
+  }
+  return out + "</div>\n";
 }
 
 }  // namespace
@@ -89,22 +114,27 @@ std::string escape(const std::string& text) {
 std::string render(const Document& doc) {
   json data;
   data["x_label"] = doc.x_label;
+  data["x_short"] = doc.x_short;
+  data["charts"] = json::array();
+  for (const auto& c : doc.charts) data["charts"].push_back(chart_json(c));
   data["log_x"] = doc.log_x;
   data["unlimited_x"] = doc.unlimited_x ? json(*doc.unlimited_x) : json(nullptr);
   data["runs"] = json::array();
   for (const auto& r : doc.runs) data["runs"].push_back(run_json(r));
-  std::string out = "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n<title>" + escape(doc.title) +
+  std::string out = "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
+                    "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+                    "<meta name=\"color-scheme\" content=\"light dark\">\n<title>" + escape(doc.title) +
                     "</title>\n<style>" + uplot_css + "\n" + report_css + "</style>\n</head><body>\n";
   out += "<h1>" + escape(doc.title) + "</h1>\n";
   if (doc.comparison) {
-    out += "<h2>comparison</h2>\n" + table_html(doc.comparison->header, doc.comparison->rows, "compare");
+    out += "<h2>comparison</h2>\n" + table_html(doc.comparison->header, doc.comparison->rows, "compare", doc.comparison->caption);
   }
   if (!doc.notes.empty()) {
     out += "<ul class=\"notes\">";
     for (const auto& n : doc.notes) out += "<li>" + escape(n) + "</li>";
     out += "</ul>\n";
   }
-  out += "<div id=\"charts\"></div>\n";
+  out += "<section class=\"chart-set\">\n" + chart_set_head(doc) + "<div id=\"charts\"></div>\n</section>\n";
   for (const auto& r : doc.runs) out += run_section(doc, r);
   out += "<script type=\"application/json\" id=\"sb-data\">" + script_safe(data.dump()) + "</script>\n";
   out += std::string("<script>") + uplot_js + "</script>\n<script>" + report_js + "</script>\n";

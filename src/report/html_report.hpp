@@ -6,6 +6,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace sb::report {
@@ -18,19 +19,33 @@ struct RunView {
   std::vector<std::string> regions;                    // "linear" | "plateau" | "decline" per stage
   std::vector<std::string> region_reasons;
   std::string knee_text;                               // one line: where and why (or "no knee ...")
+  std::string scale_note;                              // "" unless latencies are in scaled time (demo)
   std::vector<std::vector<std::string>> table_rows;    // formatted stage table
   std::string config_json;                             // secrets already redacted
   std::vector<std::string> warnings;
 };
 
+// One chart of the page: which metric keys it overlays (RunView::metrics), under which legend names.
+// Adding a series to the report = a key in RunView::metrics plus an entry here (html_view.cpp).
+struct ChartSpec {
+  std::string id;       // element id "chart-<id>"
+  std::string title;
+  std::string y_label;  // with the unit: "TTFT (ms)"
+  std::string unit;     // after legend values: "ms"
+  std::vector<std::pair<std::string, std::string>> series;  // metric key, legend name ("p99")
+};
+
 struct Table {
   std::vector<std::string> header;
   std::vector<std::vector<std::string>> rows;
+  std::string caption;  // how to read a cell; "" for none
 };
 
 struct Document {
   std::string title = "servebench report";
   std::string x_label = "concurrency";
+  std::string x_short = "c=";         // before a load value in the legend: "c=16", "rate 16"
+  std::vector<ChartSpec> charts;      // in page order
   bool log_x = false;                 // exponential staircases read better on a log axis
   std::optional<double> unlimited_x;  // x where stages with rate `inf` are drawn (axis label "inf")
   std::vector<std::string> table_header;
@@ -39,8 +54,8 @@ struct Document {
   std::vector<std::string> notes;     // compare: equivalence warnings, hints, gate results
 };
 
-// Chart keys the script knows (see html_report.js): request_throughput, output_throughput,
-// total_token_throughput, ttft_p50, ttft_p99, tpot_p50, itl_p99.
+// The page: title, comparison and notes, then the chart set (headed by the scale notes and one knee
+// sentence per run, the charts drawn by html_report.js), then one section per run with its table.
 std::string render(const Document& doc);
 
 std::string escape(const std::string& text);  // HTML text/attribute escaping

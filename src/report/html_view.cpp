@@ -1,10 +1,13 @@
 #include "report/html_view.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
+#include <cstdlib>
 #include <optional>
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include "report/analysis_text.hpp"
 
@@ -30,7 +33,46 @@ constexpr ChartSeries kChartSeries[] = {
     {"itl_p99", [](const results::Stage& s) { return s.percentile(Metric::itl, 99); }},
 };
 
+// `servebench demo` (or a user's `--metadata sim_time_scale=K`) records that the simulator ran K times
+// faster than the GPU it models (docs/results-format.md): the run's latencies are K times shorter
+// than that GPU's and must not be read as its figures.
+std::string time_scale_note(const results::Run& run) {
+  const auto cfg = nlohmann::json::parse(run.config_json, nullptr, /*allow_exceptions=*/false);
+  if (cfg.is_discarded() || !cfg.is_object()) return "";
+  const auto meta = cfg.find("metadata");
+  if (meta == cfg.end() || !meta->is_object()) return "";
+  const auto it = meta->find("sim_time_scale");
+  if (it == meta->end()) return "";
+  double scale = NAN;
+  if (it->is_number()) scale = it->get<double>();
+  if (it->is_string()) {  // --metadata values are strings, as in vLLM
+    const std::string& text = it->get_ref<const std::string&>();
+    char* end = nullptr;
+    scale = std::strtod(text.c_str(), &end);
+    if (end == text.c_str() || *end != '\0') scale = NAN;
+  }
+  if (!(scale > 0) || !std::isfinite(scale) || scale == 1) return "";
+  std::string gpu = "GPU";
+  if (const auto g = meta->find("sim_gpu"); g != meta->end() && g->is_string() && !g->get<std::string>().empty()) {
+    gpu = g->get<std::string>();
+    std::transform(gpu.begin(), gpu.end(), gpu.begin(), [](unsigned char c) { return std::toupper(c); });
+  }
+  const bool faster = scale > 1;
+  const double k = faster ? scale : 1 / scale;
+  return fmt::format("{}: simulated GPU, {:g}x {} than the modelled {}: latencies here are {:g}x {} and rates {:g}x {} "
+                     "than that GPU's ({} latencies by {:g} for its figures).",
+                     run.label, k, faster ? "faster" : "slower", gpu, k, faster ? "shorter" : "longer", k,
+                     faster ? "higher" : "lower", faster ? "multiply" : "divide", k);
+}
+
 std::string num(std::optional<double> v) { return v ? fmt::format("{:.2f}", *v) : "-"; }
+
+// Three to five digits, enough to read a change by: 15574, 243.3, 17.7, 0.82.
+std::string short_num(std::optional<double> v) {
+  if (!v) return "-";
+  const double a = std::fabs(*v);
+  return fmt::format("{:.{}f}", *v, a >= 1000 ? 0 : a >= 10 ? 1 : 2);
+}
 
 std::string knee_text(const results::Run& run, const analyze::CurveAnalysis& c) {
   if (!c.knee) return report::knee_reason_text(c);
@@ -46,6 +88,7 @@ RunView run_view(const results::Run& run, const analyze::RunAnalysis& a, std::op
   v.label = run.label;
   v.knee_text = knee_text(run, a.curve);
   v.config_json = run.config_json;
+  v.scale_note = time_scale_note(run);
   v.warnings = report::warning_lines(a.warnings);
   for (std::size_t i = 0; i < run.stages.size(); ++i) {
     const auto& s = run.stages[i];
@@ -82,11 +125,59 @@ std::optional<double> unlimited_position(const std::vector<results::Run>& runs) 
   return hi > 0 ? 2 * hi : 1.0;
 }
 
+// Metrics by load, one row per metric (in the comparison's order), one column per matched load: a
+// cell reads "baseline -> tuned (change)", "*" when the change is significant. A table a reader
+// scans in seconds, instead of one row per (load, metric).
+Table compare_pivot(const analyze::Comparison& c) {
+  Table t;
+  t.header = {"metric"};
+  std::vector<std::string> metrics;
+  for (const auto& sc : c.stages) {
+    t.header.push_back(fmt::format("{}{:g}", c.load_mode == LoadMode::request_rate ? "rate " : "c=", sc.load_value));
+    for (const auto& m : sc.deltas)
+      if (std::find(metrics.begin(), metrics.end(), m.metric) == metrics.end()) metrics.push_back(m.metric);
+  }
+  for (const auto& name : metrics) {
+    std::vector<std::string> row{name};
+    for (const auto& sc : c.stages) {
+      const auto m = std::find_if(sc.deltas.begin(), sc.deltas.end(), [&](const auto& d) { return d.metric == name; });
+      if (m == sc.deltas.end()) {
+        row.push_back("-");
+        continue;
+      }
+      // + 0.0 after rounding: a change that rounds to zero reads "+0%", never "-0%".
+      const std::string rel =
+          std::isnan(m->rel_change) ? "" : fmt::format(" ({:+.0f}%)", std::round(100 * m->rel_change) + 0.0);
+      const char* mark = m->significance == analyze::Significance::significant ? " *" : "";
+      row.push_back(short_num(m->baseline) + " \u2192 " + short_num(m->tuned) + rel + mark);
+    }
+    t.rows.push_back(std::move(row));
+  }
+  t.caption = "each cell: baseline \u2192 tuned (change); * = significant (the bootstrap interval of the change "
+              "excludes 0); unmarked: not significant, or not judged without per-request data";
+  return t;
+}
+
 }  // namespace
+
+// The charts, in page order, over the keys above. A new series: a row in kChartSeries, its key here.
+std::vector<ChartSpec> chart_specs() {
+  return {
+      {"rps", "Requests/s", "throughput (req/s)", "req/s", {{"request_throughput", "RPS"}}},
+      {"tokens", "Tokens/s", "throughput (tok/s)", "tok/s",
+       {{"output_throughput", "output"}, {"total_token_throughput", "total"}}},
+      {"ttft", "TTFT", "time to first token (ms)", "ms", {{"ttft_p50", "p50"}, {"ttft_p99", "p99"}}},
+      {"tpot", "TPOT p50", "time per output token (ms)", "ms", {{"tpot_p50", "p50"}}},
+      {"itl", "ITL p99", "inter-token latency (ms)", "ms", {{"itl_p99", "p99"}}},
+  };
+}
 
 Document html_document(const std::vector<results::Run>& runs, const std::vector<analyze::RunAnalysis>& analyses) {
   Document d;
-  d.x_label = !runs.empty() && runs[0].load_mode == LoadMode::request_rate ? "request rate (req/s)" : "concurrency";
+  const bool by_rate = !runs.empty() && runs[0].load_mode == LoadMode::request_rate;
+  d.x_label = by_rate ? "request rate (req/s)" : "concurrency";
+  d.x_short = by_rate ? "rate " : "c=";
+  d.charts = chart_specs();
   d.table_header = {"load", "req/s", "out tok/s", "TTFT p50", "TTFT p99", "TPOT p50", "ITL p99", "failed", "region"};
   d.unlimited_x = unlimited_position(runs);
   double lo = INFINITY, hi = 0;
@@ -102,17 +193,7 @@ Document html_compare_document(const std::vector<results::Run>& runs, const std:
                                      const analyze::Comparison& c, const GateResult& gate) {
   Document d = html_document(runs, analyses);
   d.title = "servebench compare";
-  Table t;
-  t.header = {"load", "metric", "baseline", "tuned", "change", "relative", "significance"};
-  for (const auto& sc : c.stages) {
-    for (const auto& m : sc.deltas) {
-      t.rows.push_back({fmt::format("{:g}", sc.load_value), m.metric, num(m.baseline), num(m.tuned),
-                        std::isnan(m.abs_change) ? "-" : fmt::format("{:+.2f}", m.abs_change),
-                        std::isnan(m.rel_change) ? "-" : fmt::format("{:+.0f}%", 100 * m.rel_change),
-                        significance_text(m.significance)});
-    }
-  }
-  d.comparison = std::move(t);
+  d.comparison = compare_pivot(c);
   auto knee = [](const std::optional<double>& v) { return v ? fmt::format("{:g}", *v) : std::string("none in range"); };
   d.notes.push_back(fmt::format("knee: {} -> {}; peak req/s: {:.2f} -> {:.2f}", knee(c.baseline_knee_load),
                                 knee(c.tuned_knee_load), c.baseline_peak_rps, c.tuned_peak_rps));

@@ -10,6 +10,9 @@
 
 namespace sb::report {
 
+// The charts of every report (titles, axis labels with units, which series each overlays).
+std::vector<ChartSpec> chart_specs();
+
 Document html_document(const std::vector<results::Run>& runs, const std::vector<analyze::RunAnalysis>& analyses);
 
 // The report of both runs overlaid, with the before/after table on top.

@@ -13,7 +13,7 @@ RunConfig demo_from_flags(std::uint16_t port, bool quick, const std::string& out
   ParseInput in;
   in.args = {"--port", std::to_string(port), "--num-prompts", quick ? "32" : "512", "--random-input-len",
              quick ? "128" : "256", "--random-output-len", quick ? "16" : "64", "--output-json", output_json,
-             "--label", "demo", "--concurrency"};
+             "--label", "demo", "--metadata", "sim_time_scale=10", "--metadata", "sim_gpu=h100", "--concurrency"};
   for (const char* c : quick ? std::vector<const char*>{"1", "4", "16", "64"}
                              : std::vector<const char*>{"1", "2", "4", "8", "16", "32", "64", "128", "256"})
     in.args.push_back(c);
@@ -46,6 +46,14 @@ TEST(DemoConfig, QuickIsWhatItsFlagsGive) {
   EXPECT_EQ(c.load.concurrency, (std::vector<int>{1, 4, 16, 64}));
   EXPECT_EQ(c.dataset.num_prompts, 32);
   EXPECT_EQ(c.requests_jsonl, "servebench-results/demo-1.requests.jsonl");
+}
+
+// The reports say the demo's latencies are in scaled time because the run records it.
+TEST(DemoConfig, RecordsTheSimulatorsTimeScale) {
+  const RunConfig c = demo_run_config(80, false, "out/demo-3.json");
+  using Entry = std::pair<std::string, std::string>;
+  EXPECT_EQ(c.metadata, (std::vector<Entry>{{"sim_time_scale", "10"}, {"sim_gpu", "h100"}}));
+  EXPECT_NE(pipeline::redacted_config_json(c, "m").find("\"sim_time_scale\":\"10\""), std::string::npos);
 }
 
 TEST(DemoConfig, FullIsWhatItsFlagsGive) {

@@ -1,5 +1,8 @@
 // `servebench demo --quick`: the embedded engine simulator, a short staircase, the table, the knee
 // line, and the sweep JSON + HTML report under ./servebench-results/.
+#include <cstdio>
+#include <cstdlib>
+
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
@@ -7,6 +10,23 @@
 
 namespace sb::e2e {
 namespace {
+
+// The demo's page in headless Chromium (tests/browser/check_report.js), the scaled-time note
+// required; skipped without the tools unless SB_REQUIRE_BROWSER=1.
+void expect_page_passes_browser_check(const fs::path& html) {
+  const fs::path src(SB_SOURCE_DIR);
+  if (!fs::exists("/usr/bin/chromium") || !fs::exists(src / "tools/node_modules/playwright-core") ||
+      std::system("command -v node >/dev/null 2>&1") != 0) {
+    const char* require = std::getenv("SB_REQUIRE_BROWSER");
+    if (require && std::string(require) == "1") FAIL() << "chromium, node or playwright-core missing";
+    std::fprintf(stderr, "note: browser check not run: chromium, node or playwright-core missing\n");
+    return;
+  }
+  const fs::path png = html.parent_path() / "demo.png";
+  const std::string cmd = "node '" + (src / "tests/browser/check_report.js").string() + "' '" + html.string() +
+                          "' '" + png.string() + "' --expect-scale-note";
+  EXPECT_EQ(std::system(cmd.c_str()), 0) << cmd;
+}
 
 TEST(DemoE2e, QuickDemoPrintsTableKneeAndWritesFiles) {
   TempDir dir("demo");
@@ -42,6 +62,14 @@ TEST(DemoE2e, QuickDemoPrintsTableKneeAndWritesFiles) {
   const std::string page = slurp(html);
   EXPECT_EQ(page.rfind("<!DOCTYPE html>", 0), 0u) << page.substr(0, 80);
   EXPECT_NE(page.find("demo"), std::string::npos);
+  // The simulator runs 10x faster than the H100 it models: the results record it, the page and the
+  // console say it.
+  EXPECT_EQ(doc["config"]["metadata"]["sim_time_scale"], "10") << doc["config"].dump();
+  EXPECT_EQ(doc["stages"][0]["sim_time_scale"], "10");  // vLLM-style metadata in every stage
+  EXPECT_NE(page.find("demo: simulated GPU, 10x faster than the modelled H100"), std::string::npos);
+  EXPECT_NE(out.find("simulated GPU, 10x faster than the modelled H100: latencies are 10x shorter"),
+            std::string::npos) << out;
+  expect_page_passes_browser_check(html);
 }
 
 TEST(DemoE2e, UnknownArgumentIsAConfigError) {

@@ -1,6 +1,8 @@
 // The HTML report in headless Chromium: tests/browser/check_report.js loads it and checks console
-// errors, points in every chart, the knee marker, a non-blank screenshot, the "inf" axis label of a
-// rate-inf stage and the region-shading selector.
+// errors, points in every chart, a non-blank screenshot, the "inf" axis label of a rate-inf stage,
+// the region-shading selector, and the reading rules: legend values on load, axis labels clear of
+// the tick numbers, y-axes from 0, the note under a flat chart, one knee sentence per run above the
+// charts, and the scaled-time note.
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
@@ -12,6 +14,7 @@
 #include <gtest/gtest.h>
 
 #include "report/html_report.hpp"
+#include "report/html_view.hpp"
 
 namespace sb::report {
 namespace {
@@ -19,10 +22,12 @@ namespace {
 namespace fs = std::filesystem;
 
 // Two runs with different knees (so shading either looks different); the tuned one also has a rate-inf
-// stage, drawn at the stand-in x 128.
+// stage, drawn at the stand-in x 128, and is in scaled time. ITL p99 moves by 1.5 % over the sweep:
+// drawn from zero it is flat, and the page must say so. Token rates reach 27k (wide tick labels).
 Document two_runs() {
   Document d;
   d.title = "browser check";
+  d.charts = chart_specs();
   d.log_x = true;
   d.unlimited_x = 128;
   d.table_header = {"load", "req/s"};
@@ -40,7 +45,7 @@ Document two_runs() {
       v.metrics["ttft_p50"].push_back(ttft[i] / 2 / scale[r]);
       v.metrics["ttft_p99"].push_back(ttft[i] / scale[r]);
       v.metrics["tpot_p50"].push_back(20 + i);
-      v.metrics["itl_p99"].push_back(40 + 2 * i);
+      v.metrics["itl_p99"].push_back(40 + 0.1 * i);
       v.table_rows.push_back({std::to_string(static_cast<int>(v.x[i])), std::to_string(rps[i])});
       v.region_reasons.push_back("r");
     }
@@ -53,6 +58,7 @@ Document two_runs() {
       v.knee = 3;
       v.regions = {"linear", "linear", "linear", "linear", "plateau", "plateau", "plateau", "decline"};
       v.knee_text = "knee at concurrency 8";
+      v.scale_note = "tuned: simulated GPU, 10x faster than the modelled H100: latencies here are 10x shorter";
     }
     d.runs.push_back(v);
   }
@@ -86,7 +92,7 @@ TEST(HtmlBrowser, LoadsDrawsMarksKneeAndScreenshots) {
   const fs::path html = dir / "report.html", png = dir / "report.png";
   std::ofstream(html) << render(two_runs());
   const std::string cmd = "node '" + (src / "tests/browser/check_report.js").string() + "' '" + html.string() +
-                          "' '" + png.string() + "'";
+                          "' '" + png.string() + "' --expect-scale-note";
   const int rc = std::system(cmd.c_str());
   EXPECT_EQ(rc, 0) << cmd;
   if (rc == 0) {

@@ -4,6 +4,8 @@
 
 #include <cmath>
 
+#include <fmt/format.h>
+
 #include "analyze/fixtures.hpp"
 
 namespace sb::analyze {
@@ -58,6 +60,47 @@ TEST(HtmlView, UnlimitedRateStageIsDrawnPastTheHighestRate) {
   EXPECT_FALSE(report::html_document(conc, analyze_runs(conc, {})).unlimited_x.has_value());
 }
 
+// Every series a chart overlays is a key the view fills for every run (a typo would draw nothing).
+TEST(HtmlView, EveryChartedKeyIsFilled) {
+  std::vector<results::Run> runs{test::read_fixture("knee_c16.json")};
+  const auto d = report::html_document(runs, analyze_runs(runs, {}));
+  ASSERT_EQ(d.charts.size(), 5u);
+  EXPECT_EQ(d.x_short, "c=");
+  for (const auto& c : d.charts) {
+    EXPECT_NE(c.y_label.find("(" + c.unit + ")"), std::string::npos) << c.id;  // units in the axis label
+    for (const auto& [key, name] : c.series) {
+      ASSERT_TRUE(d.runs[0].metrics.count(key)) << c.id << " " << key;
+      EXPECT_EQ(d.runs[0].metrics.at(key).size(), d.runs[0].x.size()) << key;
+    }
+  }
+}
+
+results::Run with_metadata(const std::string& metadata_json) {
+  results::Run run = test::read_fixture("knee_c16.json");
+  run.label = "demo";
+  run.config_json = R"({"model": "m", "metadata": )" + metadata_json + "}";
+  return run;
+}
+
+std::string note_of(const results::Run& run) {
+  std::vector<results::Run> runs{run};
+  return report::html_document(runs, analyze_runs(runs, {})).runs[0].scale_note;
+}
+
+// The demo records sim_time_scale (and the GPU) in its metadata; the page must say latencies are scaled.
+TEST(HtmlView, ScaledTimeNoteFromTheRunsMetadata) {
+  EXPECT_EQ(note_of(with_metadata(R"({"sim_time_scale": "10", "sim_gpu": "h100"})")),
+            "demo: simulated GPU, 10x faster than the modelled H100: latencies here are 10x shorter and rates 10x "
+            "higher than that GPU's (multiply latencies by 10 for its figures).");
+  EXPECT_NE(note_of(with_metadata(R"({"sim_time_scale": 2.5})")).find("2.5x faster than the modelled GPU"),
+            std::string::npos);
+  EXPECT_NE(note_of(with_metadata(R"({"sim_time_scale": "0.5"})")).find("2x slower"), std::string::npos);
+  EXPECT_EQ(note_of(with_metadata(R"({"sim_time_scale": "1"})")), "");     // real time: nothing to say
+  EXPECT_EQ(note_of(with_metadata(R"({"sim_time_scale": "10x"})")), "");   // not a number: no guess
+  EXPECT_EQ(note_of(with_metadata(R"({"other": "10"})")), "");
+  EXPECT_EQ(note_of(test::read_fixture("knee_c16.json")), "");
+}
+
 TEST(HtmlView, CompareDocumentHasTableAndNotes) {
   std::vector<results::Run> runs{test::read_fixture("tuned.json"), test::read_fixture("baseline.json")};
   const auto as = analyze_runs(runs, {});
@@ -66,8 +109,20 @@ TEST(HtmlView, CompareDocumentHasTableAndNotes) {
   g.violations = evaluate_gate(g.rules, c);
   const auto d = report::html_compare_document(runs, as, c, g);
   ASSERT_TRUE(d.comparison.has_value());
-  EXPECT_EQ(d.comparison->rows.size(), 3u);
-  EXPECT_EQ(d.comparison->rows[0][1], "ttft_p99");
+  // Metrics by load: one row for ttft_p99, one column per matched load (3).
+  ASSERT_EQ(d.comparison->rows.size(), 1u);
+  ASSERT_EQ(d.comparison->header.size(), 4u);
+  EXPECT_EQ(d.comparison->header[1].substr(0, 2), "c=");
+  EXPECT_EQ(d.comparison->rows[0][0], "ttft_p99");
+  for (std::size_t i = 0; i < c.stages.size(); ++i) {
+    const auto& m = c.stages[i].deltas[0];
+    const std::string cell = d.comparison->rows[0][i + 1];
+    EXPECT_NE(cell.find(" \u2192 "), std::string::npos) << cell;
+    EXPECT_NE(cell.find(fmt::format(" ({:+.0f}%)", std::round(100 * m.rel_change) + 0.0)), std::string::npos) << cell;
+    EXPECT_EQ(cell.find("-0%"), std::string::npos) << cell;
+    EXPECT_EQ(cell.ends_with(" *"), m.significance == Significance::significant) << cell;
+  }
+  EXPECT_NE(d.comparison->caption.find("* = significant"), std::string::npos);
   ASSERT_EQ(d.notes.size(), 4u);  // knee shift, then one violation per stage
   EXPECT_EQ(d.notes[0], "knee: none in range -> none in range; peak req/s: 10.92 -> 9.63");
 }
