@@ -86,7 +86,11 @@ std::string console_report(const results::Run& run, const analyze::RunAnalysis& 
   std::string out = fmt::format("== {} ({}, {})\n", run.label, run.source, to_string(run.load_mode));
   out += stage_table(run, a);
   const int knee = a.curve.knee ? static_cast<int>(*a.curve.knee) : -1;
-  if (a.curve.knee)
+  if (a.curve.knee && a.curve.knee_reason == analyze::KneeReason::inside_segment)
+    out += fmt::format("knee: {} between {} and {} (estimate {:.3g}): {}\n", to_string(run.load_mode),
+                       load_text(*a.curve.knee_lo), load_text(*a.curve.knee_hi), a.curve.knee_estimate.value_or(NAN),
+                       report::knee_reason_text(a.curve));
+  else if (a.curve.knee)
     out += fmt::format("knee: {} = {} ({:.2f} req/s): {}\n", to_string(run.load_mode),
                        load_text(run.stages[*a.curve.knee].load_value),
                        run.stages[*a.curve.knee].request_throughput, report::knee_reason_text(a.curve));
@@ -96,7 +100,7 @@ std::string console_report(const results::Run& run, const analyze::RunAnalysis& 
     out += fmt::format("TTFT rises steeply from {} = {}\n", to_string(run.load_mode),
                        load_text(run.stages[*a.curve.ttft_rise].load_value));
   for (std::size_t i = 0; i < a.curve.regions.size(); ++i)
-    out += fmt::format("  {:>8}: {:<8} {}\n", load_text(run.stages[i].load_value),
+    out += fmt::format("  {:>8}: {:<9} {}\n", load_text(run.stages[i].load_value),
                        to_string(a.curve.regions[i].region), report::region_reason_text(a.curve.regions[i]));
   out += capacity_text(run, a);
   std::vector<std::string> labels;

@@ -8,7 +8,8 @@
   "use strict";
   var data = JSON.parse(document.getElementById("sb-data").textContent);
   var palette = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#17becf", "#8c564b", "#e377c2"];
-  var regionFill = { linear: "rgba(44,160,44,0.08)", plateau: "rgba(31,119,180,0.10)", decline: "rgba(214,39,40,0.12)" };
+  var regionFill = { linear: "rgba(44,160,44,0.08)", knee: "rgba(31,119,180,0.16)", plateau: "rgba(31,119,180,0.10)",
+                     saturated: "rgba(255,127,14,0.10)", overload: "rgba(214,39,40,0.12)", decline: "rgba(214,39,40,0.12)" };
   var charts = [
     { id: "rps", title: "Requests/s", unit: "req/s", metrics: [["request_throughput", "RPS"]] },
     { id: "tokens", title: "Tokens/s", unit: "tok/s",
