@@ -182,10 +182,11 @@ void fill_regions(const Curve& c, CurveAnalysis& a, std::size_t n, const std::ve
     const bool finite = std::isfinite(c.load[i]);
     if (a.knee && i == *a.knee) {
       r.region = Region::knee;
-      r.reason = RegionReason::knee;
+      r.reason = a.knee_reason == KneeReason::inside_segment ? RegionReason::knee_zone : RegionReason::knee;
     } else if (!a.knee || i < *a.knee) {
       r.region = Region::linear;
       r.reason = !finite ? RegionReason::unlimited_rate : prev ? RegionReason::scaling : RegionReason::first_stage;
+      if (r.reason == RegionReason::scaling && r.elasticity < p.saturation_elasticity) r.reason = RegionReason::dip;
       if (r.failure_ratio > p.overload_failure_ratio) {
         r.region = Region::overload;
         r.reason = RegionReason::failures;
@@ -224,9 +225,11 @@ const char* to_string(Region r) noexcept {
 const char* to_string(RegionReason r) noexcept {
   switch (r) {
     case RegionReason::scaling: return "scaling";
+    case RegionReason::dip: return "dip";
     case RegionReason::first_stage: return "first_stage";
     case RegionReason::unlimited_rate: return "unlimited_rate";
     case RegionReason::knee: return "knee";
+    case RegionReason::knee_zone: return "knee_zone";
     case RegionReason::queueing: return "queueing";
     case RegionReason::flat: return "flat";
     case RegionReason::throughput_drop: return "throughput_drop";

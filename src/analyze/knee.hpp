@@ -38,9 +38,11 @@ const char* to_string(Region r) noexcept;  // "linear" | "knee" | "saturated" | 
 // Why a stage is in its region; report/analysis_text.hpp words it with the StageRegion's numbers.
 enum class RegionReason {
   scaling,          // linear: throughput still grows with load (elasticity into the stage)
+  dip,              // linear: below the knee but throughput did not grow into it (noise, a transient)
   first_stage,      // linear: lowest stage, no segment into it
   unlimited_rate,   // linear: a rate-inf stage below the knee has no finite load to judge against
-  knee,             // the knee stage: lowest stage on the plateau
+  knee,             // the knee stage, capacity ended at it: best operating point
+  knee_zone,        // the knee stage, capacity ended inside the step into it (bracket's upper end)
   queueing,         // saturated: throughput flat, latency grown against the knee stage
   flat,             // saturated: throughput flat, latency not grown (or not measured)
   throughput_drop,  // overload: past the peak and below the plateau band

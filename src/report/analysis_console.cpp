@@ -86,11 +86,8 @@ std::string console_report(const results::Run& run, const analyze::RunAnalysis& 
   std::string out = fmt::format("== {} ({}, {})\n", run.label, run.source, to_string(run.load_mode));
   out += stage_table(run, a);
   const int knee = a.curve.knee ? static_cast<int>(*a.curve.knee) : -1;
-  if (a.curve.knee && a.curve.knee_reason == analyze::KneeReason::inside_segment)
-    out += fmt::format("knee: {} between {} and {} (estimate {:.3g}): {}\n", to_string(run.load_mode),
-                       load_text(*a.curve.knee_lo), load_text(*a.curve.knee_hi), a.curve.knee_estimate.value_or(NAN),
-                       report::knee_reason_text(a.curve));
-  else if (a.curve.knee)
+  // A bracket ("capacity ends between 8 and 16 ...") is in the reason; the stage named is its upper end.
+  if (a.curve.knee)
     out += fmt::format("knee: {} = {} ({:.2f} req/s): {}\n", to_string(run.load_mode),
                        load_text(run.stages[*a.curve.knee].load_value),
                        run.stages[*a.curve.knee].request_throughput, report::knee_reason_text(a.curve));

@@ -150,12 +150,21 @@ std::string region_reason_text(const analyze::StageRegion& r) {
     case RegionReason::scaling:
       return fmt::format("throughput still scales with load: elasticity {} from the previous stage",
                          elasticity_text(r.elasticity));
+    case RegionReason::dip:
+      return fmt::format("throughput did not grow into this stage (elasticity {}) but does after it: below the knee, "
+                         "a dip (noise or a transient)",
+                         elasticity_text(r.elasticity));
     case RegionReason::first_stage:
       return "lowest stage: room to scale";
     case RegionReason::unlimited_rate:
       return "unlimited rate: no finite load to judge it against";
     case RegionReason::knee:
       return fmt::format("throughput {}{}: best operating point (highest throughput before queueing)",
+                         share_of_peak_text(r),
+                         std::isnan(r.elasticity) ? std::string()
+                                                  : ", elasticity " + elasticity_text(r.elasticity) + " into it");
+    case RegionReason::knee_zone:
+      return fmt::format("throughput {}{}: knee zone, capacity ends inside the step into this stage",
                          share_of_peak_text(r),
                          std::isnan(r.elasticity) ? std::string()
                                                   : ", elasticity " + elasticity_text(r.elasticity) + " into it");

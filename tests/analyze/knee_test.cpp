@@ -142,6 +142,8 @@ TEST(Knee, NoisyDipsAndSmallSpikesDoNotMoveIt) {
   // A dip before the knee does not make a knee.
   const auto early = run(c, {2, 4, 3.5, 16, 32, 32.5, 32.2});
   EXPECT_EQ(early.knee, std::optional<std::size_t>(4));
+  EXPECT_EQ(early.regions[2].region, Region::linear);
+  EXPECT_EQ(early.regions[2].reason, RegionReason::dip);
 }
 
 TEST(Knee, FallingThroughputPastThePeakIsOverload) {
