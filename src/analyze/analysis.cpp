@@ -1,5 +1,7 @@
 #include "analyze/analysis.hpp"
 
+#include <cmath>
+
 namespace sb::analyze {
 
 std::vector<double> ttft_series(const results::Run& run) {
@@ -13,15 +15,20 @@ std::vector<double> ttft_series(const results::Run& run) {
 
 RunAnalysis analyze_run(const results::Run& run, const AnalyzeOptions& opt) {
   RunAnalysis a;
-  std::vector<double> load, rps;
+  std::vector<double> load, rps, e2el, failure;
   for (const auto& s : run.stages) {
     load.push_back(s.load_value);
     rps.push_back(s.request_throughput);
+    const auto& e = s.stats(results::Metric::e2el);
+    e2el.push_back(e && e->mean ? *e->mean : NAN);
+    // A stage with no finished request at all tells nothing about capacity: as if all failed.
+    const int finished = s.completed + s.failed;
+    failure.push_back(finished > 0 ? static_cast<double>(s.failed) / finished : 1.0);
   }
   const std::vector<double> ttft = ttft_series(run);
   KneeParams knee = opt.knee;
-  if (run.load_mode == LoadMode::request_rate && knee.min_share_of_linear == 0) knee.min_share_of_linear = 0.8;
-  a.curve = analyze_curve({load, rps, ttft}, knee);
+  knee.open_loop = run.load_mode == LoadMode::request_rate;
+  a.curve = analyze_curve({load, rps, ttft, e2el, failure}, knee);
   a.warnings = run_warnings(run);
   if (opt.target_qps) a.replicas = plan_replicas(*opt.target_qps, run, a.curve);
   if (!opt.slos.empty()) a.slo = highest_meeting_slo(run, opt.slos);

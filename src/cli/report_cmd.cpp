@@ -27,7 +27,7 @@ struct ReportFlags {
   std::string format = "text";
   std::optional<double> target_qps;
   std::string slo;
-  double min_efficiency = 0.5;
+  double saturation_elasticity = 0.2;
 };
 
 void write_text_file(const std::string& path, const std::string& text, const char* flag) {
@@ -37,7 +37,7 @@ void write_text_file(const std::string& path, const std::string& text, const cha
 
 int run_report(const ReportFlags& f) {
   analyze::AnalyzeOptions opt;
-  opt.knee.min_efficiency = f.min_efficiency;
+  opt.knee.saturation_elasticity = f.saturation_elasticity;
   opt.target_qps = f.target_qps;
   if (!f.slo.empty()) opt.slos = analyze::parse_slos(f.slo, "--slo");
   const auto runs = results::read_runs(f.files);
@@ -69,8 +69,9 @@ int report_cmd(int argc, char** argv) {
   app.add_option("--target-qps", f.target_qps, "replicas needed for this many requests/s")
       ->check(CLI::Range(1e-9, 1e12));
   app.add_option("--slo", f.slo, "SLOs, e.g. ttft_p99_ms=500,tpot_p50_ms=50: highest level meeting all");
-  app.add_option("--min-efficiency", f.min_efficiency,
-                 "knee: marginal gain below this share of linear (default 0.5)")->check(CLI::Range(0.01, 0.99));
+  app.add_option("--saturation-elasticity", f.saturation_elasticity,
+                 "knee: later stages gaining less than this dlog(throughput)/dlog(load) are saturated (default 0.2)")
+      ->check(CLI::Range(0.01, 0.99));
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -79,6 +79,7 @@ std::string console_report(const results::Run& run, const analyze::RunAnalysis& 
   std::string out = fmt::format("== {} ({}, {})\n", run.label, run.source, to_string(run.load_mode));
   out += stage_table(run, a);
   const int knee = a.curve.knee ? static_cast<int>(*a.curve.knee) : -1;
+  // A bracket ("capacity ends between 8 and 16 ...") is in the reason; the stage named is its upper end.
   if (a.curve.knee)
     out += fmt::format("knee: {} = {} ({:.2f} req/s): {}\n", to_string(run.load_mode),
                        load_text(run.stages[*a.curve.knee].load_value),
@@ -89,7 +90,7 @@ std::string console_report(const results::Run& run, const analyze::RunAnalysis& 
     out += fmt::format("TTFT rises steeply from {} = {}\n", to_string(run.load_mode),
                        load_text(run.stages[*a.curve.ttft_rise].load_value));
   for (std::size_t i = 0; i < a.curve.regions.size(); ++i)
-    out += fmt::format("  {:>8}: {:<8} {}\n", load_text(run.stages[i].load_value),
+    out += fmt::format("  {:>8}: {:<9} {}\n", load_text(run.stages[i].load_value),
                        to_string(a.curve.regions[i].region), report::region_reason_text(a.curve.regions[i]));
   out += capacity_text(run, a);
   std::vector<std::string> labels;

@@ -38,6 +38,24 @@ ordered_json stage_ref(const results::Run& run, std::optional<std::size_t> i) {
   return j;
 }
 
+// Where capacity ends as load values, the point estimate and the evidence; null without a knee.
+ordered_json knee_bracket_json(const analyze::CurveAnalysis& c) {
+  if (!c.knee) return nullptr;
+  ordered_json j;
+  j["lo"] = opt(c.knee_lo);
+  j["hi"] = opt(c.knee_hi);
+  j["estimate"] = opt(c.knee_estimate);
+  j["estimate_method"] = to_string(c.estimate_method);
+  j["reason_code"] = to_string(c.knee_reason);
+  j["plateau_throughput"] = num(c.plateau_throughput);
+  j["entering_elasticity"] = num(c.entering_elasticity);
+  j["later_elasticity"] = num(c.later_elasticity);
+  j["lower_elasticity"] = num(c.lower_elasticity);
+  j["saturation_elasticity"] = c.params.saturation_elasticity;
+  j["plateau_tolerance"] = c.params.plateau_tolerance;
+  return j;
+}
+
 ordered_json capacity_json(const analyze::RunAnalysis& a) {
   ordered_json j = ordered_json::object();
   if (a.replicas) {
@@ -73,14 +91,20 @@ ordered_json run_analysis_json(const results::Run& run, const analyze::RunAnalys
   const std::string knee_reason = report::knee_reason_text(a.curve);
   if (a.curve.knee) j["knee"]["reason"] = knee_reason;
   j["knee_reason"] = knee_reason;
+  j["knee_bracket"] = knee_bracket_json(a.curve);
   j["peak"] = stage_ref(run, a.curve.peak);
   j["ttft_rise"] = stage_ref(run, a.curve.ttft_rise);
   ordered_json regions = ordered_json::array();
   for (std::size_t i = 0; i < a.curve.regions.size(); ++i) {
+    const analyze::StageRegion& r = a.curve.regions[i];
     regions.push_back({{"stage_index", run.stages[i].stage_index},
                        {load_key(run), load_num(run.stages[i].load_value)},
-                       {"region", to_string(a.curve.regions[i].region)},
-                       {"reason", report::region_reason_text(a.curve.regions[i])}});
+                       {"region", to_string(r.region)},
+                       {"reason", report::region_reason_text(r)},
+                       {"reason_code", to_string(r.reason)},
+                       {"elasticity", num(r.elasticity)},
+                       {"share_of_peak", r.peak_throughput > 0 ? num(r.throughput / r.peak_throughput) : nullptr},
+                       {"failure_ratio", num(r.failure_ratio)}});
   }
   j["regions"] = std::move(regions);
   j["capacity"] = capacity_json(a);

@@ -19,9 +19,26 @@ namespace {
 using analyze::KneeReason;
 using analyze::RegionReason;
 
-// A gain as a whole percentage; + 0.0 turns -0 into 0 (a flat stage says "0%", never "-0%").
-std::string gain_text(double efficiency) {
-  return fmt::format("gains {:.0f}% of linear", std::round(100 * efficiency) + 0.0);
+// An elasticity as printed: two decimals, + 0.0 turns -0 into 0 (a flat stage says "0.00", never "-0.00").
+std::string elasticity_text(double e) { return fmt::format("{:.2f}", std::round(100 * e) / 100 + 0.0); }
+
+// "97% of peak (540 of 557 req/s)"
+std::string share_of_peak_text(const analyze::StageRegion& r) {
+  const double share = r.peak_throughput > 0 ? 100 * r.throughput / r.peak_throughput : 0.0;
+  return fmt::format("{:.0f}% of peak ({:.4g} of {:.4g} req/s)", share, r.throughput, r.peak_throughput);
+}
+
+// "TTFT 5.5 -> 335 ms (x61), E2EL 28.3 -> 187 ms (x6.6)": the latency growth past the knee stage.
+std::string latency_growth_text(const analyze::StageRegion& r) {
+  std::string out;
+  auto add = [&](const char* name, double knee_ms, double ms) {
+    if (!(knee_ms > 0) || !(ms > 0)) return;
+    out += fmt::format("{}{} {:.3g} -> {:.3g} ms (x{:.2g})", out.empty() ? "" : ", ", name, knee_ms, ms,
+                       ms / knee_ms);
+  };
+  add("TTFT", r.knee_ttft_ms, r.ttft_ms);
+  add("E2EL", r.knee_e2el_ms, r.e2el_ms);
+  return out;
 }
 
 // The text after "stage N: " (the whole text for a warning about the run).
@@ -74,23 +91,56 @@ std::vector<std::string> warning_lines(const std::vector<analyze::Warning>& warn
 }
 
 std::string knee_reason_text(const analyze::CurveAnalysis& c) {
+  const analyze::KneeParams& p = c.params;
+  // "at most 0.03 after it"; nothing when no later stage has a finite load.
+  const std::string later =
+      std::isnan(c.later_elasticity) ? std::string()
+                                     : fmt::format(", at most {} after it", elasticity_text(c.later_elasticity));
+  const std::string plateau = fmt::format("plateau {:.4g} req/s", c.plateau_throughput);
   switch (c.knee_reason) {
     case KneeReason::no_stages:
       return "no stages";
     case KneeReason::no_throughput:
       return "no stage with throughput: no knee can be judged";
-    case KneeReason::later_gains_below_slope:
-      return fmt::format(
-          "every later stage gains less than {:.0f}% of the linear slope ({:.3g} req/s per unit of load)",
-          100 * c.min_efficiency, c.linear_slope);
-    case KneeReason::later_stages_overloaded:
-      return fmt::format("the next stages achieve less than {:.0f}% of the linear extrapolation (overloaded), later "
-                         "ones gain less than {:.0f}% of its slope ({:.3g} req/s per unit of load)",
-                         100 * c.min_share_of_linear, 100 * c.min_efficiency, c.linear_slope);
+    case KneeReason::too_few_usable:
+      return fmt::format("fewer than 2 stages with at most {:.0f}% failed requests: no knee can be judged",
+                         100 * p.max_failure_ratio);
+    case KneeReason::at_stage:
+      return fmt::format("throughput reaches the plateau here ({}, within {:.0f}%): elasticity {} into it{} "
+                         "(saturated below {})",
+                         plateau, 100 * p.plateau_tolerance, elasticity_text(c.entering_elasticity), later,
+                         elasticity_text(p.saturation_elasticity));
+    case KneeReason::inside_segment: {
+      std::string how;
+      switch (c.estimate_method) {
+        case analyze::KneeEstimate::plateau_rate:
+          how = fmt::format("the achieved {}", plateau);
+          break;
+        case analyze::KneeEstimate::interpolated:
+          how = fmt::format("extending X ~ load^{} from {:g} to the {}", elasticity_text(c.lower_elasticity),
+                            *c.knee_lo, plateau);
+          break;
+        case analyze::KneeEstimate::none:
+        case analyze::KneeEstimate::knee_stage:
+          how = plateau;
+          break;
+      }
+      return fmt::format("capacity ends between {:g} and {:g} (estimate {:.3g} by {}): elasticity {} into {:g}{} "
+                         "(saturated below {})",
+                         *c.knee_lo, *c.knee_hi, c.knee_estimate.value_or(NAN), how,
+                         elasticity_text(c.entering_elasticity), *c.knee_hi, later,
+                         elasticity_text(p.saturation_elasticity));
+    }
+    case KneeReason::at_or_below_lowest:
+      return fmt::format("the lowest stage is already on the plateau ({}): capacity is at or below {:g}{}", plateau,
+                         *c.knee_hi,
+                         c.knee_estimate ? fmt::format(" (estimate {:.3g} req/s)", *c.knee_estimate) : std::string());
     case KneeReason::none_in_range:
-      return fmt::format("no knee within the tested range: throughput still gains at least {:.0f}% of linear at the "
-                         "highest stage",
-                         100 * c.min_efficiency);
+      return std::isnan(c.entering_elasticity)
+                 ? std::string("no knee within the tested range: throughput still grows at the highest stage")
+                 : fmt::format("no knee within the tested range: throughput still grows at the highest stage "
+                               "(elasticity {} into it, saturated below {})",
+                               elasticity_text(c.entering_elasticity), elasticity_text(p.saturation_elasticity));
   }
   return "";
 }
@@ -98,18 +148,42 @@ std::string knee_reason_text(const analyze::CurveAnalysis& c) {
 std::string region_reason_text(const analyze::StageRegion& r) {
   switch (r.reason) {
     case RegionReason::scaling:
-      return gain_text(r.efficiency) + ": room to scale";
-    case RegionReason::before_knee:
-      return "before the knee: room to scale";
+      return fmt::format("throughput still scales with load: elasticity {} from the previous stage",
+                         elasticity_text(r.elasticity));
+    case RegionReason::dip:
+      return fmt::format("throughput did not grow into this stage (elasticity {}) but does after it: below the knee, "
+                         "a dip (noise or a transient)",
+                         elasticity_text(r.elasticity));
+    case RegionReason::first_stage:
+      return "lowest stage: room to scale";
+    case RegionReason::unlimited_rate:
+      return "unlimited rate: no finite load to judge it against";
     case RegionReason::knee:
-      return "knee: last stage with near-linear gain";
-    case RegionReason::operating_zone:
-      return fmt::format("throughput {:.0f}% of peak, {}: best operating zone",
-                         r.peak_throughput > 0 ? 100 * r.throughput / r.peak_throughput : 0.0,
-                         std::isnan(r.efficiency) ? std::string("past the knee") : gain_text(r.efficiency));
-    case RegionReason::overload:
-      return fmt::format("throughput {:.0f}% below peak: overload, avoid",
-                         100 * (1 - r.throughput / r.peak_throughput));
+      return fmt::format("throughput {}{}: best operating point (highest throughput before queueing)",
+                         share_of_peak_text(r),
+                         std::isnan(r.elasticity) ? std::string()
+                                                  : ", elasticity " + elasticity_text(r.elasticity) + " into it");
+    case RegionReason::knee_zone:
+      return fmt::format("throughput {}{}: knee zone, capacity ends inside the step into this stage",
+                         share_of_peak_text(r),
+                         std::isnan(r.elasticity) ? std::string()
+                                                  : ", elasticity " + elasticity_text(r.elasticity) + " into it");
+    case RegionReason::queueing:
+      return fmt::format("throughput flat at {}, elasticity {}, while latency grows past the knee ({}): queueing, "
+                         "not a better operating point",
+                         share_of_peak_text(r), std::isnan(r.elasticity) ? "-" : elasticity_text(r.elasticity),
+                         latency_growth_text(r));
+    case RegionReason::flat:
+      return fmt::format("throughput flat at {}{}: saturated", share_of_peak_text(r),
+                         std::isnan(r.elasticity) ? std::string() : ", elasticity " + elasticity_text(r.elasticity));
+    case RegionReason::throughput_drop:
+      return fmt::format("throughput {:.0f}% below peak ({:.4g} of {:.4g} req/s): overload, avoid",
+                         r.peak_throughput > 0 ? 100 * (1 - r.throughput / r.peak_throughput) + 0.0 : 0.0,
+                         r.throughput, r.peak_throughput);
+    case RegionReason::failures:
+      return fmt::format("{:.0f}% of requests failed: overload, avoid", 100 * r.failure_ratio);
+    case RegionReason::mostly_failed:
+      return fmt::format("{:.0f}% of requests failed: overload, not used for the knee", 100 * r.failure_ratio);
   }
   return "";
 }

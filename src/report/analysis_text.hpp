@@ -12,11 +12,13 @@
 
 namespace sb::report {
 
-// Why the knee is where it is (or why there is none), e.g. "every later stage gains less than 50% of
-// the linear slope (2 req/s per unit of load)".
+// Why the knee is where it is (or why there is none), with the evidence, e.g. "capacity ends between 8
+// and 16 (estimate 12 by Little's law: plateau 145 req/s x 55.3 ms E2EL at 8): elasticity 0.58 into 16,
+// at most 0.03 after it (saturated below 0.20)".
 std::string knee_reason_text(const analyze::CurveAnalysis& c);
 
-// Why a stage is in its region, e.g. "throughput 95% of peak, gains 50% of linear: best operating zone".
+// Why a stage is in its region, e.g. "throughput flat at 99% of peak (554 of 557 req/s), elasticity 0.00,
+// while latency grows past the knee (TTFT 5.5 -> 335 ms (x61), ...): queueing, not a better operating point".
 std::string region_reason_text(const analyze::StageRegion& r);
 
 // One warning, e.g. "stage 3: p99 from 48 completed requests (needs >= 100)".

@@ -20,8 +20,10 @@
   var ink = dark ? "#d8d8d8" : "#222";
   var gridInk = dark ? "rgba(255,255,255,0.10)" : "rgba(0,0,0,0.07)";
   var regionFill = dark
-    ? { linear: "rgba(92,214,92,0.10)", plateau: "rgba(90,169,230,0.12)", decline: "rgba(255,107,107,0.14)" }
-    : { linear: "rgba(44,160,44,0.08)", plateau: "rgba(31,119,180,0.10)", decline: "rgba(214,39,40,0.12)" };
+    ? { linear: "rgba(92,214,92,0.10)", knee: "rgba(90,169,230,0.20)", plateau: "rgba(90,169,230,0.12)",
+        saturated: "rgba(255,166,77,0.14)", overload: "rgba(255,107,107,0.14)", decline: "rgba(255,107,107,0.14)" }
+    : { linear: "rgba(44,160,44,0.08)", knee: "rgba(31,119,180,0.16)", plateau: "rgba(31,119,180,0.10)",
+        saturated: "rgba(255,127,14,0.10)", overload: "rgba(214,39,40,0.12)", decline: "rgba(214,39,40,0.12)" };
   // Below this relative spread (max - min) / max a zero-based chart shows a flat line: say so in words.
   var FLAT_SPREAD = 0.05;
   var CHART_HEIGHT = 280;

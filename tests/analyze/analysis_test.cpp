@@ -30,8 +30,12 @@ TEST(Analysis, KneeLandsOnTheSimulatorSlotLimit) {
   EXPECT_DOUBLE_EQ(p.runs[0].stages[*p.as[0].curve.knee].load_value, 8);
   ASSERT_TRUE(p.as[1].curve.knee.has_value());
   EXPECT_DOUBLE_EQ(p.runs[1].stages[*p.as[1].curve.knee].load_value, 16);
-  EXPECT_EQ(p.as[0].curve.regions[4].region, Region::plateau);
-  EXPECT_EQ(p.as[0].curve.regions[5].region, Region::plateau);
+  EXPECT_EQ(p.as[0].curve.knee_reason, KneeReason::at_stage);
+  EXPECT_EQ(p.as[0].curve.regions[3].region, Region::knee);
+  // Past the 8 slots the sweep queues: flat throughput, growing latency.
+  EXPECT_EQ(p.as[0].curve.regions[4].region, Region::saturated);
+  EXPECT_EQ(p.as[0].curve.regions[4].reason, RegionReason::queueing);
+  EXPECT_EQ(p.as[0].curve.regions[5].reason, RegionReason::queueing);
   EXPECT_EQ(p.runs[0].label, "base");  // unlabelled: named after the file
   EXPECT_EQ(p.runs[0].requests.size(), 6u * 64u);
 }

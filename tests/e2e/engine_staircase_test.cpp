@@ -71,7 +71,9 @@ TEST(EngineE2e, StaircaseShowsKneeTraceParsesAndMetricsMatch) {
   EXPECT_GT(rps[1], 1.5 * rps[0]);
   EXPECT_LT(rps.back(), 0.1 * 256 * rps[0]);
   EXPECT_GT(ttft_p99.back(), 10 * ttft_p99[0]);
-  EXPECT_GT(ttft_p99.back(), 4 * ttft_p99[*a.knee]);
+  // Past the knee the extra load queues: c = 256 is saturated, its TTFT well above the knee's.
+  EXPECT_EQ(a.regions.back().region, analyze::Region::saturated);
+  EXPECT_GT(ttft_p99.back(), 1.2 * ttft_p99[*a.knee]);
   ASSERT_TRUE(a.ttft_rise.has_value());
   EXPECT_GT(*a.ttft_rise, 0u);
 

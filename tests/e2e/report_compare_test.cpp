@@ -77,8 +77,9 @@ void expect_knee_lands_at_the_server_limit() {
     EXPECT_EQ(run["knee"]["max_concurrency"], limit) << run.dump(2);
     EXPECT_EQ(run["knee"]["stage_index"], index);
     ASSERT_EQ(run["regions"].size(), 6u);
-    for (int i = 0; i <= index; ++i) EXPECT_EQ(run["regions"][i]["region"], "linear") << i;
-    for (int i = index + 1; i < 6; ++i) EXPECT_EQ(run["regions"][i]["region"], "plateau") << i;
+    for (int i = 0; i < index; ++i) EXPECT_EQ(run["regions"][i]["region"], "linear") << i;
+    EXPECT_EQ(run["regions"][index]["region"], "knee");
+    for (int i = index + 1; i < 6; ++i) EXPECT_EQ(run["regions"][i]["region"], "saturated") << i;
     // Serving min(c, M) requests per 65 ms: the knee stage runs at ~M / 0.065 req/s.
     EXPECT_NEAR(run["knee"]["request_throughput"].get<double>(), limit / 0.065, 0.2 * limit / 0.065);
   }

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include "analyze/fixtures.hpp"
 
 namespace sb::analyze {
@@ -20,8 +22,16 @@ TEST(AnalysisJson, KneeNamesItsStage) {
   EXPECT_TRUE(j["knee"]["max_concurrency"].is_number_integer());
   EXPECT_EQ(j["ttft_rise"]["max_concurrency"], 32.0);
   ASSERT_EQ(j["regions"].size(), 8u);
-  EXPECT_EQ(j["regions"][4]["region"], "linear");
-  EXPECT_EQ(j["regions"][5]["region"], "plateau");
+  EXPECT_EQ(j["regions"][4]["region"], "knee");
+  EXPECT_EQ(j["regions"][5]["region"], "saturated");
+  EXPECT_EQ(j["regions"][5]["reason_code"], "flat");  // the fixture's E2EL barely grows (x1.03)
+  EXPECT_NEAR(j["regions"][5]["elasticity"].get<double>(), std::log(34.0 / 32) / std::log(2.0), 1e-9);
+  // 8 -> 16 doubled throughput (e = 1): capacity ends at 16 itself, lo = hi = estimate.
+  EXPECT_EQ(j["knee_bracket"]["reason_code"], "at_stage");
+  EXPECT_EQ(j["knee_bracket"]["lo"], 16.0);
+  EXPECT_EQ(j["knee_bracket"]["hi"], 16.0);
+  EXPECT_EQ(j["knee_bracket"]["estimate"], 16.0);
+  EXPECT_EQ(j["knee_bracket"]["plateau_throughput"], 35.0);
   EXPECT_EQ(j["load_mode"], "concurrency");
 }
 

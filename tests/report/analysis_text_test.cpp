@@ -15,35 +15,47 @@ analyze::CurveAnalysis curve_of(const std::vector<double>& x, const std::vector<
 }
 
 TEST(AnalysisText, RegionReasons) {
-  const double inf = std::numeric_limits<double>::infinity();
-  analyze::KneeParams rate;
-  rate.min_share_of_linear = 0.8;
-  const auto a = curve_of({10, 20, 40, 80, inf}, {9.71, 18.82, 35.52, 55.13, 57.87}, rate);
-  EXPECT_EQ(region_reason_text(a.regions[0]), "gains 100% of linear: room to scale");
-  EXPECT_EQ(region_reason_text(a.regions[1]), "gains 94% of linear: room to scale");  // 9.11 / 9.71
-  EXPECT_EQ(region_reason_text(a.regions[2]), "knee: last stage with near-linear gain");
-  EXPECT_EQ(region_reason_text(a.regions[3]), "throughput 95% of peak, gains 50% of linear: best operating zone");
-  EXPECT_EQ(region_reason_text(a.regions[4]), "throughput 100% of peak, past the knee: best operating zone");
+  // Fixed capacity of 8 slots, 55 ms service: flat throughput and doubling latency past 8.
+  const std::vector<double> c{1, 2, 4, 8, 16, 32}, x{18.18, 36.36, 72.73, 145.45, 145.45, 145.45},
+      e2el{55, 55, 55, 55, 110, 220};
+  const auto a = analyze::analyze_curve({c, x, {}, e2el});
+  EXPECT_EQ(region_reason_text(a.regions[0]), "lowest stage: room to scale");
+  EXPECT_EQ(region_reason_text(a.regions[1]), "throughput still scales with load: elasticity 1.00 from the previous stage");
+  EXPECT_EQ(region_reason_text(a.regions[3]),
+            "throughput 100% of peak (145.4 of 145.4 req/s), elasticity 1.00 into it: best operating point (highest "
+            "throughput before queueing)");
+  EXPECT_EQ(region_reason_text(a.regions[5]),
+            "throughput flat at 100% of peak (145.4 of 145.4 req/s), elasticity 0.00, while latency grows past the knee "
+            "(E2EL 55 -> 220 ms (x4)): queueing, not a better operating point");
   const auto decline = curve_of({1, 2, 4, 8, 16, 32, 64}, {4, 8, 16, 30, 31, 24, 18});
-  EXPECT_EQ(region_reason_text(decline.regions[5]), "throughput 23% below peak: overload, avoid");
-  // A flat stage says 0 %, never -0 %.
-  const auto flat = curve_of({1, 2, 4}, {2, 4, 3.999});
-  EXPECT_EQ(region_reason_text(flat.regions[2]).find("-0%"), std::string::npos) << region_reason_text(flat.regions[2]);
+  EXPECT_EQ(region_reason_text(decline.regions[4]), "throughput flat at 100% of peak (31 of 31 req/s), elasticity 0.05: saturated");
+  EXPECT_EQ(region_reason_text(decline.regions[5]), "throughput 23% below peak (24 of 31 req/s): overload, avoid");
+  // A flat stage says 0.00, never -0.00.
+  const auto flat = curve_of({1, 2, 4, 8}, {2, 4, 4, 3.999});
+  EXPECT_EQ(region_reason_text(flat.regions[3]).find("-0"), std::string::npos) << region_reason_text(flat.regions[3]);
+  const std::vector<double> failed{0, 0, 0, 0.75};
+  const auto failing = analyze::analyze_curve({std::vector<double>{1, 2, 4, 8}, std::vector<double>{1, 2, 4, 1}, {}, {}, failed});
+  EXPECT_EQ(region_reason_text(failing.regions[3]), "75% of requests failed: overload, not used for the knee");
 }
 
 TEST(AnalysisText, KneeReasons) {
   EXPECT_EQ(knee_reason_text(curve_of({}, {})), "no stages");
   EXPECT_EQ(knee_reason_text(curve_of({1, 2}, {0, 0})), "no stage with throughput: no knee can be judged");
-  EXPECT_EQ(knee_reason_text(curve_of({1, 2, 4, 8, 16, 32}, {2, 4, 8, 16, 32, 33})),
-            "every later stage gains less than 50% of the linear slope (2 req/s per unit of load)");
+  EXPECT_EQ(knee_reason_text(curve_of({1, 2, 4, 8, 16, 32}, {2, 4, 8, 16, 16, 16.2})),
+            "throughput reaches the plateau here (plateau 16.2 req/s, within 10%): elasticity 1.00 into it, at most "
+            "0.01 after it (saturated below 0.20)");
+  EXPECT_EQ(knee_reason_text(curve_of({1, 2, 4, 8, 16, 32}, {2, 4, 8, 16, 24, 24})),
+            "capacity ends between 8 and 16 (estimate 12 by extending X ~ load^1.00 from 8 to the plateau 24 req/s): "
+            "elasticity 0.58 into 16, at most 0.00 after it (saturated below 0.20)");
   EXPECT_EQ(knee_reason_text(curve_of({1, 2, 4, 8}, {3, 6, 12, 24})),
-            "no knee within the tested range: throughput still gains at least 50% of linear at the highest stage");
+            "no knee within the tested range: throughput still grows at the highest stage (elasticity 1.00 into it, "
+            "saturated below 0.20)");
   analyze::KneeParams rate;
-  rate.min_share_of_linear = 0.8;
+  rate.open_loop = true;
   EXPECT_EQ(knee_reason_text(curve_of({10, 20, 40, 80, std::numeric_limits<double>::infinity()},
                                       {9.71, 18.82, 35.52, 55.13, 57.87}, rate)),
-            "the next stages achieve less than 80% of the linear extrapolation (overloaded), later ones gain less "
-            "than 50% of its slope (0.971 req/s per unit of load)");
+            "capacity ends between 40 and 80 (estimate 57.9 by the achieved plateau 57.87 req/s): elasticity 0.63 into "
+            "80 (saturated below 0.20)");
 }
 
 analyze::Warning few(int stage, int completed) {

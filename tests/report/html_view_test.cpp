@@ -20,7 +20,7 @@ TEST(HtmlView, RunViewCarriesCurvesKneeAndRegions) {
   const auto& r = d.runs[0];
   EXPECT_EQ(r.x.size(), 8u);
   EXPECT_EQ(r.knee, std::optional<std::size_t>(4));
-  EXPECT_EQ(r.regions[5], "plateau");
+  EXPECT_EQ(r.regions[5], "saturated");
   EXPECT_DOUBLE_EQ(r.metrics.at("request_throughput")[4], 32.0);
   EXPECT_DOUBLE_EQ(r.metrics.at("ttft_p99")[5], 200.0);
   EXPECT_EQ(r.table_rows.size(), 8u);
