@@ -17,7 +17,7 @@ std::string format_steady_line(const StageSummary& s) {
   if (st.window_s <= 0) return "Steady state: no window (the target load was never applied)\n";
   std::string held;
   if (st.held_fraction) held = fmt::format("held {:.1f} % at c={}", *st.held_fraction * 100, st.target_in_flight);
-  else if (st.steady_rate_fraction) held = fmt::format("{:.1f} % of the offered rate", *st.steady_rate_fraction * 100);
+  else held = stage_load_name(s.load);  // open loop: the window is the schedule itself
   return fmt::format("Steady state: window {:.2f}-{:.2f} s ({:.2f} s), {}, {:.2f} req/s, {:.1f} tok/s, TTFT p99 {:.2f} ms\n",
                      st.window_start_s, st.window_start_s + st.window_s, st.window_s, held, st.request_throughput,
                      st.output_throughput, st.ttft.percentile_ms(99));
@@ -35,10 +35,11 @@ std::string finding_text(const StageSummary& s, const analyze::SteadyFinding& f)
       return "no steady-state window (fewer requests than slots, or the target concurrency was never in flight)";
     case SteadyIssue::drain_dominated:
       if (s.load.open_loop())
-        return fmt::format("achieved {:.2f} req/s of the offered {:g} ({}) only because of the drain tail: the window "
-                           "kept {}; use --stage-seconds for duration-bounded stages",
+        return fmt::format("achieved {:.2f} req/s of the offered {:g} ({}) because of the drain tail ({:.2f} s after "
+                           "the last arrival at {:.2f} s), not the server (TTFT stayed flat); use --stage-seconds for "
+                           "duration-bounded stages",
                            s.request_throughput, s.load.request_rate, pct(f.value),
-                           pct(st.steady_rate_fraction.value_or(0)));
+                           s.duration_s - st.window_start_s - st.window_s, st.window_start_s + st.window_s);
       return fmt::format("the steady window is {} of the stage ({:.2f} of {:.2f} s; mean in flight {:.1f} of {}): most "
                          "of it is ramp-up and drain; use --stage-seconds for duration-bounded stages",
                          pct(f.value), st.window_s, s.duration_s, s.in_flight_mean, st.target_in_flight);
