@@ -152,5 +152,20 @@ TEST(SteadyStateE2e, RepeatsKeepEveryPassAndReportTheSpread) {
   EXPECT_EQ(ids.size(), 160u);
 }
 
+TEST(SteadyStateE2e, BadBoundsAreRefusedWithTheFlag) {
+  TempDir dir("steady_bad");
+  // Nothing listens on port 9: the flags are refused before any connection.
+  RunResult zero = run_servebench({"--port", "9", "--concurrency", "2", "--stage-seconds", "0"}, dir.path);
+  EXPECT_EQ(zero.code, 2);
+  EXPECT_NE(zero.err.find("--stage-seconds"), std::string::npos) << zero.err;
+  // Rate inf and no limit: cycling the prompts until the deadline would never stop sending.
+  RunResult unlimited = run_servebench({"--port", "9", "--stage-seconds", "1"}, dir.path);
+  EXPECT_EQ(unlimited.code, 2);
+  EXPECT_NE(unlimited.err.find("--max-concurrency"), std::string::npos) << unlimited.err;
+  RunResult repeats = run_servebench({"--port", "9", "--concurrency", "2", "--repeats", "0"}, dir.path);
+  EXPECT_EQ(repeats.code, 2);
+  EXPECT_NE(repeats.err.find("--repeats"), std::string::npos) << repeats.err;
+}
+
 }  // namespace
 }  // namespace sb::e2e
