@@ -162,6 +162,10 @@ void read_load(const OptionReader& r, RunConfig& c) {
   load.burstiness = r.number("burstiness", 0, true).value_or(1.0);
   read_ramp(r, load.ramp);
   c.num_warmups = r.integer("num-warmups", 0).value_or(0);
+  c.stage_seconds = r.number("stage-seconds", 0, false);
+  // With only --stage-seconds the duration bounds the stage and prompts are reused cyclically.
+  c.prompts_bound_stages = !c.stage_seconds || r.has("num-prompts");
+  c.repeats = r.integer("repeats", 1).value_or(1);
   c.preflight_request = !r.flag("no-preflight-request");
 }
 

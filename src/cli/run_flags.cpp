@@ -62,6 +62,12 @@ constexpr std::array kFlags{
     FlagSpec{"ramp-up-end-rps", K::value, "ramp-up: request rate at the last request (integer)", "load.ramp.end_rps"},
     FlagSpec{"no-preflight-request", K::flag, "skip the test request sent (like the first request) before the load"},
     FlagSpec{"num-warmups", K::value, "warm-up requests before the first stage (default 0)", "num_warmups"},
+    FlagSpec{"stage-seconds", K::value,
+             "issue each stage's load for S seconds, then drain (with --num-prompts: whichever ends first; "
+             "without it prompts are reused)",
+             "stage_seconds"},
+    FlagSpec{"repeats", K::value, "run the whole staircase K times and report the spread per stage (default 1)",
+             "repeats"},
     // Request content
     FlagSpec{"ignore-eos", K::flag, "send ignore_eos (always on for the random dataset, as vLLM)"},
     FlagSpec{"logprobs", K::value, "logprobs per token (completions)"},

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <condition_variable>
+#include <deque>
 #include <mutex>
 #include <stdexcept>
 #include <thread>
@@ -45,7 +46,6 @@ struct Runner::Impl {
 
   void finished(RequestRecord& rec);
   Worker& pick_worker();
-  void cancel_unsent(StageOutput& out, std::size_t from, Nanos t0);
 };
 
 void Runner::Impl::finished(RequestRecord& rec) {
@@ -81,18 +81,11 @@ Worker& Runner::Impl::pick_worker() {
   return *workers[best];
 }
 
-void Runner::Impl::cancel_unsent(StageOutput& out, std::size_t from, Nanos t0) {
-  const Nanos now = now_ns() - t0;
-  for (std::size_t i = from; i < out.records.size(); ++i) {
-    RequestRecord& rec = out.records[i];
-    rec.outcome = Outcome::cancelled;
-    rec.error = "not sent: the run was stopped";
-    rec.aborted = true;
-    rec.was_sent = false;  // never handed to a connection: counts in no metric, only as not sent
-    rec.sent_ns = rec.done_ns = now;
-    std::lock_guard<std::mutex> lk(record_mu);
-    if (on_record != nullptr && *on_record) (*on_record)(rec);
-  }
+std::string stage_request_id(const StageInput& in, std::size_t k) {
+  const std::size_t size = in.requests.size();
+  const std::string& base = in.requests[k % size].id;
+  if (k < size || base.empty()) return base;
+  return fmt::format("{}-c{}", base, k / size);
 }
 
 Problems validate(const ClientOptions& opt) {
@@ -139,57 +132,98 @@ int Runner::connections_opened() const noexcept {
 
 namespace {
 
-void prepare_records(const StageInput& in, std::vector<RequestRecord>& records) {
+void check_bodies(const StageInput& in) {
+  if (in.requests.empty()) return;
   const std::size_t n = in.requests.size();
-  if (in.bodies == nullptr || in.bodies->size() < n) {
-    throw std::invalid_argument("StageInput: fewer bodies than requests");
+  bool ok = in.bodies != nullptr;
+  for (std::size_t i = 0; ok && i < n; ++i) {
+    const std::int64_t b = in.requests[i].body_index;
+    ok = b < 0 ? i < in.bodies->size() : static_cast<std::size_t>(b) < in.bodies->size();
   }
-  records.assign(n, RequestRecord{});
-  for (std::size_t i = 0; i < n; ++i) {
-    const StageRequest& q = in.requests[i];
-    RequestRecord& r = records[i];
-    r.index = static_cast<std::uint32_t>(i);
-    r.intended_ns = q.offset_ns;
-    r.dataset_prompt_tokens = q.prompt_tokens;
-    r.prompt_tokens = q.prompt_tokens;
-    r.expected_output_tokens = q.expected_output_tokens;
-  }
+  if (!ok) throw std::invalid_argument("StageInput: a request without a body");
+}
+
+RequestRecord make_record(const StageInput& in, std::size_t k) {
+  const StageRequest& q = in.requests[k % in.requests.size()];
+  RequestRecord r;
+  r.index = static_cast<std::uint32_t>(k);
+  r.intended_ns = q.offset_ns;
+  r.dataset_prompt_tokens = q.prompt_tokens;
+  r.prompt_tokens = q.prompt_tokens;
+  r.expected_output_tokens = q.expected_output_tokens;
+  return r;
+}
+
+const std::string& body_of(const StageInput& in, std::size_t k) {
+  const std::size_t i = k % in.requests.size();
+  const std::int64_t b = in.requests[i].body_index;
+  return (*in.bodies)[b < 0 ? i : static_cast<std::size_t>(b)];
 }
 
 }  // namespace
 
 // One stage's dispatch loop state; lives on the dispatcher (caller's) thread, under Impl::mu.
+// Records live in a deque: workers hold pointers into it while cycled stages keep adding records.
 struct StageLoop {
   Runner::Impl& m;
   const StageInput& in;
-  StageOutput& out;
+  std::deque<RequestRecord> records;
+  std::deque<std::string> cycled_ids;  // ids of cycled requests (Job holds a view)
   std::size_t n = 0, limit = 0, next = 0, sent = 0;  // sent: handed to a worker (next jumps to n on a stop)
-  Nanos t0 = 0, next_progress = 0, grace_end = 0;
-  bool stopping = false, cancelled_in_flight = false;
+  Nanos t0 = 0, next_progress = 0, grace_end = 0, deadline = 0;  // deadline 0: none
+  bool stopping = false, cancelled_in_flight = false, out_of_time = false, aborted = false;
 
   Progress progress(Nanos now) const {
-    return Progress{static_cast<int>(n), static_cast<int>(sent), static_cast<int>(m.done),
+    const std::size_t total = n == kUntilDeadline ? sent : n;
+    return Progress{static_cast<int>(total), static_cast<int>(sent), static_cast<int>(m.done),
                     static_cast<int>(m.failed), m.output_tokens, now - t0};
+  }
+  // Requests not sent by the stop are reported cancelled, with was_sent = false: they count as not
+  // sent, never as failed. A stage issuing until its deadline has no planned rest to report.
+  void cancel_unsent(std::size_t end) {
+    const Nanos now = now_ns() - t0;
+    for (std::size_t k = next; k < end; ++k) {
+      RequestRecord& rec = records.emplace_back(make_record(in, k));
+      rec.outcome = Outcome::cancelled;
+      rec.error = "not sent: the run was stopped";
+      rec.aborted = true;
+      rec.was_sent = false;
+      rec.sent_ns = rec.done_ns = now;
+      std::lock_guard<std::mutex> lk(m.record_mu);
+      if (m.on_record != nullptr && *m.on_record) (*m.on_record)(rec);
+    }
   }
   void handle_stop(Nanos now) {
     if (!stopping && m.stop.load(std::memory_order_relaxed)) {
       stopping = true;
       grace_end = now + to_ns(m.opt.stop_grace_s);
-      m.cancel_unsent(out, next, t0);
-      m.done += n - next;  // finished, but neither sent nor failed
+      const std::size_t end = n == kUntilDeadline || out_of_time ? next : n;
+      cancel_unsent(end);
+      m.done += end - next;  // finished, but neither sent nor failed
+      n = end;
       next = n;
-      out.aborted = true;
+      aborted = true;
     }
     if (stopping && !cancelled_in_flight && now >= grace_end) {
       for (auto& w : m.workers) w->cancel_all();
       cancelled_in_flight = true;
     }
   }
+  // The duration bound: what was not sent by the deadline is not part of the stage.
+  void handle_deadline(Nanos now) {
+    if (deadline == 0 || out_of_time || now < deadline) return;
+    out_of_time = true;
+    n = next;
+  }
+  Nanos offset_of(std::size_t k) const { return in.requests[k % in.requests.size()].offset_ns; }
   // Sends every request that is due while a slot is free (FIFO in schedule order).
   Nanos dispatch_due(Nanos now) {
-    while (next < n && m.in_flight < limit && now >= t0 + in.requests[next].offset_ns) {
+    while (next < n && m.in_flight < limit && now >= t0 + offset_of(next) && (deadline == 0 || now < deadline)) {
       ++m.in_flight;
-      m.pick_worker().submit(Job{&out.records[next], &(*in.bodies)[next], in.requests[next].id, t0});
+      RequestRecord& rec = records.emplace_back(make_record(in, next));
+      std::string_view id = in.requests[next % in.requests.size()].id;
+      if (next >= in.requests.size()) id = cycled_ids.emplace_back(stage_request_id(in, next));
+      m.pick_worker().submit(Job{&rec, &body_of(in, next), id, t0});
       ++next;
       ++sent;
       now = now_ns();
@@ -198,7 +232,8 @@ struct StageLoop {
   }
   Nanos wake_time() const {
     Nanos wake = next_progress;
-    if (next < n && m.in_flight < limit) wake = std::min(wake, t0 + in.requests[next].offset_ns);
+    if (next < n && m.in_flight < limit) wake = std::min(wake, t0 + offset_of(next));
+    if (deadline != 0 && !out_of_time) wake = std::min(wake, deadline);
     if (stopping && !cancelled_in_flight) wake = std::min(wake, grace_end);
     return wake;
   }
@@ -208,11 +243,14 @@ StageOutput Runner::run_stage(const StageInput& in, const RecordCallback& on_rec
                               const ProgressCallback& on_progress) {
   Impl& m = *impl_;
   StageOutput out;
-  prepare_records(in, out.records);
-  StageLoop loop{m, in, out};
-  loop.n = out.records.size();
+  check_bodies(in);
+  StageLoop loop{m, in};
+  loop.n = in.requests.empty() ? 0 : std::max(in.issue_count, in.requests.size());
+  if (in.issue_count == kUntilDeadline && in.issue_for_ns <= 0)
+    throw std::invalid_argument("StageInput: issuing until a deadline needs issue_for_ns");
+  const std::size_t slots_needed = std::min(loop.n, in.max_concurrency ? static_cast<std::size_t>(std::max(1, *in.max_concurrency)) : loop.n);
   loop.limit = in.max_concurrency ? static_cast<std::size_t>(std::max(1, *in.max_concurrency)) : loop.n;
-  raise_nofile_limit(fds_needed_for(std::min(loop.limit, loop.n)));
+  raise_nofile_limit(fds_needed_for(slots_needed));
   // Sleeps end within ~1 us of the deadline instead of the default 50 us timer slack.
   prctl(PR_SET_TIMERSLACK, 1000UL, 0UL, 0UL, 0UL);
   m.on_record = &on_record;
@@ -220,10 +258,12 @@ StageOutput Runner::run_stage(const StageInput& in, const RecordCallback& on_rec
   m.output_tokens = 0;
 
   loop.t0 = out.t0_ns = now_ns();
+  if (in.issue_for_ns > 0) loop.deadline = loop.t0 + in.issue_for_ns;
   loop.next_progress = loop.t0 + kProgressEveryNs;
   std::unique_lock<std::mutex> lk(m.mu);
   while (m.done < loop.n) {
     loop.handle_stop(now_ns());
+    loop.handle_deadline(now_ns());
     const Nanos now = loop.dispatch_due(now_ns());
     if (now >= loop.next_progress) {
       const Progress p = loop.progress(now);
@@ -238,6 +278,11 @@ StageOutput Runner::run_stage(const StageInput& in, const RecordCallback& on_rec
   }
   const Progress last = loop.progress(now_ns());
   lk.unlock();
+  out.aborted = loop.aborted;
+  if (loop.out_of_time) out.issue_end_ns = loop.deadline - loop.t0;
+  out.records.reserve(loop.records.size());
+  // Dispatch order is index order, and the cancelled rest follows it: records[i].index == i.
+  for (RequestRecord& r : loop.records) out.records.push_back(std::move(r));
   for (const RequestRecord& r : out.records) out.end_ns = std::max(out.end_ns, r.done_ns);
   if (on_progress) on_progress(last);
   m.on_record = nullptr;

@@ -37,6 +37,7 @@ struct StageRequest {
   int prompt_tokens = -1;           // the dataset's count, -1 if unknown
   int expected_output_tokens = 0;   // max_tokens
   Nanos offset_ns = 0;              // intended send offset from t0 (all 0: closed loop)
+  std::int64_t body_index = -1;     // its body is bodies[body_index]; -1 = bodies[its own index]
 };
 
 // More worker threads than this only cost memory and context switches (one event loop each serves
@@ -51,7 +52,19 @@ struct StageInput {
   const std::vector<std::string>* bodies = nullptr;  // prebuilt JSON bodies, at least one per request
   std::vector<StageRequest> requests;                 // in schedule order (offsets non-decreasing)
   std::optional<int> max_concurrency;                 // slots; nullopt = unlimited
+  // Duration bound (--stage-seconds): no request is sent after t0 + issue_for_ns; those not sent by
+  // then are not part of the stage (no record). 0 = none.
+  Nanos issue_for_ns = 0;
+  // More requests than listed (closed loop, offsets 0): request k reuses requests[k % size], with
+  // the id stage_request_id() gives it. 0 = requests.size(); kUntilDeadline = until issue_for_ns.
+  std::size_t issue_count = 0;
 };
+
+inline constexpr std::size_t kUntilDeadline = static_cast<std::size_t>(-1);
+
+// Request k's id: requests[k % size].id, suffixed "-c<round>" from its second round on, so every
+// request of a cycled stage keeps a unique id ("" stays "").
+std::string stage_request_id(const StageInput& in, std::size_t k);
 
 struct Progress {
   int total = 0, sent = 0, done = 0, failed = 0;
@@ -65,9 +78,10 @@ using RecordCallback = std::function<void(const RequestRecord&)>;
 using ProgressCallback = std::function<void(const Progress&)>;
 
 struct StageOutput {
-  std::vector<RequestRecord> records;  // indexed by request index (dataset order)
+  std::vector<RequestRecord> records;  // indexed by request index (dataset order), the sent ones of a bounded stage
   Nanos t0_ns = 0;                     // stage start (steady clock); record times are relative to it
   Nanos end_ns = 0;                    // last completion (relative to t0)
+  Nanos issue_end_ns = -1;             // relative to t0: when the duration bound stopped issuing; -1 = it did not
   bool aborted = false;
 };
 

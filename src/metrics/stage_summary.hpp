@@ -50,6 +50,28 @@ struct StageLoad {
   bool open_loop() const noexcept { return request_rate != std::numeric_limits<double>::infinity(); }
 };
 
+// The stage's measurement window, which leaves out ramp-up and drain (metrics/steady_window.hpp;
+// docs/results-format.md "Steady state"). Closed loop: from the instant the target concurrency was
+// first in flight to the instant issuing stopped; open loop: first to last scheduled arrival.
+// Throughputs count what completed inside the window; latencies cover the requests that started in it.
+struct SteadyState {
+  double window_start_s = 0, window_s = 0;  // from the stage's t0; 0 length = no window
+  std::optional<double> held_fraction;      // closed loop: time share of the window at the target in flight
+  double mean_in_flight = 0;                // time-weighted over the window
+  int target_in_flight = 0;                 // closed loop: min(limit, sent); 0 for open loop
+  int started = 0, completed = 0;           // requests sent in the window; completions (any outcome) in it
+  double request_throughput = 0;            // successful completions in the window / window_s
+  double output_throughput = 0;             // output tokens whose events fall in the window / window_s
+  MetricStats ttft, tpot, itl, e2el;        // over successful requests sent in the window
+  double littles_law_ratio = 0;             // completions/s x mean (done - sent) / mean_in_flight; 1 = consistent
+  std::vector<double> sub_request_throughput, sub_ttft_median_ms;  // consecutive equal sub-windows
+  int sub_min_completed = 0;                // fewest completions in one sub-window
+  double throughput_spread = 0, ttft_spread = 0;  // (max - min) / mean over the sub-windows
+  bool duration_bounded = false;            // the stage ran for --stage-seconds
+  std::optional<double> rate_fraction;      // open loop: whole-stage request_throughput / offered rate
+  std::optional<double> steady_rate_fraction;  // open loop: window request_throughput / offered rate
+};
+
 struct StageSummary {
   std::size_t stage_index = 0;
   StageLoad load;
@@ -80,6 +102,8 @@ struct StageSummary {
   std::string token_count_source;           // usage | tokenizer | event_count | mixed | none
   LengthStats input_requested, input_delivered, output_requested, output_delivered;
   double start_unix_s = 0, end_unix_s = 0;
+  std::optional<SteadyState> steady;        // metrics/steady_window.hpp; nullopt: not computed
+  int repeat = 0;                           // --repeats: which pass of the staircase (0-based)
 };
 
 }  // namespace sb

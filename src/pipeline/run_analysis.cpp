@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <fstream>
 #include <utility>
 
@@ -22,11 +23,20 @@ std::string load_label(const results::Run& run, const results::Stage& s) {
 
 }  // namespace
 
-std::optional<AnalysedRun> analyze_stages(const results::RunInfo& info, const std::vector<StageSummary>& stages) {
-  if (stages.size() < 2) return std::nullopt;
+std::optional<AnalysedRun> analyze_stages(const results::RunInfo& info, const std::vector<StageSummary>& stages,
+                                          int repeats) {
+  // --repeats: each pass is one run of the same configuration, so analyze_runs compares them
+  // (variance warnings); the knee and regions are those of the first pass.
+  std::vector<std::vector<StageSummary>> passes(static_cast<std::size_t>(std::max(repeats, 1)));
+  for (const StageSummary& s : stages)
+    if (s.repeat >= 0 && static_cast<std::size_t>(s.repeat) < passes.size()) passes[s.repeat].push_back(s);
+  if (passes.front().size() < 2) return std::nullopt;
+  std::vector<results::Run> runs;
+  for (const auto& pass : passes)
+    if (!pass.empty()) runs.push_back(results::from_summaries(info, pass));
   AnalysedRun a;
-  a.run = results::from_summaries(info, stages);
-  a.analysis = analyze::analyze_runs({a.run}, analyze::AnalyzeOptions{}).front();
+  a.run = runs.front();
+  a.analysis = analyze::analyze_runs(runs, analyze::AnalyzeOptions{}).front();
   return a;
 }
 

@@ -22,8 +22,11 @@ struct AnalysedRun {
   analyze::RunAnalysis analysis;
 };
 
-// The run's analysis; nullopt for fewer than 2 stages (no curve to judge).
-std::optional<AnalysedRun> analyze_stages(const results::RunInfo& info, const std::vector<StageSummary>& stages);
+// The run's analysis; nullopt for fewer than 2 stages (no curve to judge). With repeats > 1 the
+// stages of every pass (StageSummary::repeat) are analysed as repeated runs of one configuration:
+// the curve is the first pass's, its warnings include their run-to-run variance.
+std::optional<AnalysedRun> analyze_stages(const results::RunInfo& info, const std::vector<StageSummary>& stages,
+                                          int repeats = 1);
 
 // The `analysis` object of the sweep document.
 nlohmann::ordered_json analysis_json(const AnalysedRun& a);

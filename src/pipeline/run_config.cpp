@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <random>
 
@@ -41,6 +42,20 @@ Problems validate(const RunConfig& c) {
     if (p > 100) out.push_back({"metric_percentiles", fmt::format("{} is above 100", p)});
     else if (!(p >= 0)) out.push_back({"metric_percentiles", fmt::format("{} is below 0", p)});
   }
+  if (c.stage_seconds && !(*c.stage_seconds > 0 && *c.stage_seconds <= 86400))
+    out.push_back({"stage_seconds", fmt::format("must be in (0, 86400] seconds, got {}", *c.stage_seconds)});
+  if (c.stage_seconds && c.load.ramp.kind != RampKind::none)
+    out.push_back({"stage_seconds", "cannot be combined with a ramp-up (the ramp defines the stage's length)"});
+  if (!c.stage_seconds && !c.prompts_bound_stages)
+    out.push_back({"stage_seconds", "is needed when stages are not bounded by the prompt count"});
+  // Closed loop without a limit sends every listed request at once; cycling them until the deadline
+  // would never stop sending.
+  const bool unlimited_closed_loop =
+      c.load.concurrency.empty() && !c.load.max_concurrency &&
+      std::any_of(c.load.request_rates.begin(), c.load.request_rates.end(), [](double r) { return std::isinf(r); });
+  if (c.stage_seconds && !c.prompts_bound_stages && unlimited_closed_loop)
+    out.push_back({"stage_seconds", "with an unlimited rate needs --concurrency or --max-concurrency (or --num-prompts)"});
+  if (c.repeats < 1 || c.repeats > 1000) out.push_back({"repeats", fmt::format("must be in [1, 1000], got {}", c.repeats)});
   if (c.max_failure_ratio && !(*c.max_failure_ratio >= 0 && *c.max_failure_ratio <= 1))
     out.push_back({"max_failure_ratio", "must be in [0, 1]"});
   return out;

@@ -31,7 +31,13 @@ struct RunConfig {
   DatasetConfig dataset;
   StaircaseParams load;                     // --concurrency / --request-rate lists, limit, burstiness, ramp-up
   int num_warmups = 0;
-  bool preflight_request = true;            // one real request (the first one's body) before the load
+  bool preflight_request = true;
+  // Steady state (docs/run.md "Steady-state stages"): each stage issues for stage_seconds (and, when
+  // prompts_bound_stages, at most num_prompts requests: whichever ends first), then drains; without
+  // the prompt bound the dataset's prompts are reused cyclically. The whole staircase runs `repeats` times.
+  std::optional<double> stage_seconds;
+  bool prompts_bound_stages = true;
+  int repeats = 1;            // one real request (the first one's body) before the load
 
   // Request content: ignore_eos, logprobs, sampling flags, --extra-body; the run fills in `api` (the
   // client's) and `model` (the served name preflight found)

@@ -94,6 +94,8 @@ std::string redacted_config_json(const RunConfig& c, const std::string& model_id
   for (const auto& [k, v] : c.metadata) metadata[k] = v;
   j["metadata"] = metadata;
   j["max_failure_ratio"] = optional_json(c.max_failure_ratio);
+  j["stage_seconds"] = optional_json(c.stage_seconds);
+  j["repeats"] = c.repeats;
   return j.dump();
 }
 

@@ -11,6 +11,8 @@
 #include "report/csv_table.hpp"
 #include "report/sweep_json.hpp"
 #include "report/vllm_result.hpp"
+#include "report/repeat_text.hpp"
+#include "analyze/repeat_spread.hpp"
 
 namespace sb::pipeline {
 
@@ -75,7 +77,7 @@ void RunOutputs::stage_done(const StageSummary& s, const std::vector<RequestReco
 std::optional<AnalysedRun> RunOutputs::finish(bool aborted) {
   if (cfg_.output_json.empty()) return std::nullopt;
   std::optional<AnalysedRun> analysed;
-  if (!aborted) analysed = analyze_stages(run_info(aborted), stages_);
+  if (!aborted) analysed = analyze_stages(run_info(aborted), stages_, cfg_.repeats);
   write_sweep(aborted, analysed ? analysis_json(*analysed) : nlohmann::ordered_json());
   return analysed;
 }
@@ -97,6 +99,7 @@ void RunOutputs::write_sweep(bool aborted, nlohmann::ordered_json analysis) {
   meta.created_unix_s = static_cast<std::int64_t>(std::time(nullptr));
   meta.aborted = aborted;
   if (!cfg_.requests_jsonl.empty()) meta.requests_file = relative_to_doc(cfg_.requests_jsonl, cfg_.output_json);
+  if (cfg_.repeats > 1) meta.repeats = report::repeat_spread_json(analyze::repeat_spread(stages_), cfg_.repeats);
   write_sweep_json(cfg_.output_json, sweep_json(ctx_, stages_, meta));
   note_written(cfg_.output_json);
 }
@@ -127,6 +130,11 @@ void RunOutputs::write_vllm_file(const StageSummary& s, const std::vector<Reques
       name = (p.parent_path() / fmt::format("{}-stage{}{}", p.stem().string(), s.stage_index,
                                             p.extension().string())).string();
     }
+  }
+  // Repeats of one stage can end within the same second (vLLM's date): the pass goes before the extension.
+  if (cfg_.repeats > 1) {
+    fs::path p(name);
+    name = (p.parent_path() / fmt::format("{}-repeat{}{}", p.stem().string(), s.repeat, p.extension().string())).string();
   }
   const fs::path path = cfg_.result_dir.empty() ? fs::path(name) : fs::path(cfg_.result_dir) / name;
   write_vllm_result(path.string(), vllm_stage_json(ctx_, s, opt), false);

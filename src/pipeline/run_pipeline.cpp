@@ -5,18 +5,24 @@
 
 #include <algorithm>
 #include <limits>
+#include <unordered_map>
 
 #include "pipeline/output_recount.hpp"
 #include "report/remedies.hpp"
 #include "pipeline/run_outputs.hpp"
 #include "pipeline/run_prepare.hpp"
 #include "pipeline/run_progress.hpp"
+#include "pipeline/stage_bounds.hpp"
+#include "pipeline/steady_stage.hpp"
 #include "core/error.hpp"
 #include "exec/runner.hpp"
 #include "load/schedule.hpp"
 #include "metrics/summarize.hpp"
 #include "report/console_summary.hpp"
 #include "report/staircase_table.hpp"
+#include "report/steady_text.hpp"
+#include "report/repeat_text.hpp"
+#include "analyze/repeat_spread.hpp"
 
 namespace sb::pipeline {
 
@@ -31,6 +37,9 @@ using report::format_staircase_table;
 using report::format_remedies;
 using report::format_failure_stop;
 using report::remedy;
+using report::format_steady_summary;
+using report::format_repeat_header;
+using report::format_repeat_spread;
 
 namespace {
 
@@ -81,23 +90,28 @@ namespace sb::pipeline {
 
 namespace {
 
-StageInput stage_input(const RunConfig& cfg, const Prepared& p, const StagePlan& plan) {
+StageInput stage_input(const RunConfig& cfg, const Prepared& p, const StagePlan& plan, int repeat) {
   StageInput in;
   in.stage_index = plan.index;
   in.bodies = &p.bodies;
-  const std::size_t n = static_cast<std::size_t>(plan.num_requests);
+  const std::size_t n = stage_request_count(cfg, plan);  // --stage-seconds: S seconds of arrivals
+  const std::size_t size = p.dataset.requests.size();
   const bool several = p.staircase.stages.size() > 1;
   const ScheduleParams sp{n, plan.load.request_rate, plan.load.burstiness, cfg.dataset.seed};
   const RampUp& ramp = cfg.load.ramp;
   const std::vector<Nanos> offsets = ramp.kind == RampKind::none ? make_schedule(sp) : make_ramp_schedule(sp, ramp);
   in.requests.reserve(n);
   for (std::size_t i = 0; i < n; ++i) {
-    const RequestSpec& spec = p.dataset.requests[i];
+    const RequestSpec& spec = p.dataset.requests[i % size];  // more arrivals than prompts: reused
     // Ids stay unique across stages: a server may reject a request id it has seen in flight.
-    in.requests.push_back({several ? fmt::format("{}-s{}", spec.request_id, plan.index) : spec.request_id,
-                           spec.prompt_tokens, spec.max_tokens, offsets[i]});
+    std::string id = (several ? fmt::format("{}-s{}", spec.request_id, plan.index) : spec.request_id) +
+                     repeat_suffix(repeat);
+    if (i >= size && !id.empty()) id += fmt::format("-c{}", i / size);
+    in.requests.push_back({std::move(id), spec.prompt_tokens, spec.max_tokens, offsets[i],
+                           static_cast<std::int64_t>(i % size)});
   }
   in.max_concurrency = plan.load.max_concurrency;
+  bound_stage(cfg, plan, in);  // closed loop with --stage-seconds: the runner's duration bound
   return in;
 }
 
@@ -156,7 +170,12 @@ StageSummary summarize_stage(const RunConfig& cfg, const Prepared& p, const Stag
   sp.anchor = p.ctx.clock_anchor;
   sp.t0_ns = out.t0_ns;
   sp.aborted = out.aborted;
-  return summarize(out.records, sp);
+  // A duration-bounded stage planned no count: its requests are the ones it issued.
+  if (out.issue_end_ns >= 0 || (cfg.stage_seconds && !cfg.prompts_bound_stages))
+    sp.num_prompts = static_cast<int>(out.records.size());
+  StageSummary s = summarize(out.records, sp);
+  add_steady_state(cfg, out, s);
+  return s;
 }
 
 bool too_many_failures(const RunConfig& cfg, const StageSummary& s) {
@@ -180,41 +199,45 @@ struct StageEnv {
   Runner& runner;
   RunOutputs& outputs;
   const RunIo& io;
+  int repeat = 0;  // --repeats: the pass of the staircase
 };
 
 StageRun run_one_stage(const StageEnv& env, const StagePlan& plan) {
-  const auto& [cfg, p, runner, outputs, io] = env;
-  const StageInput in = stage_input(cfg, p, plan);
+  const auto& [cfg, p, runner, outputs, io, repeat] = env;
+  const StageInput in = stage_input(cfg, p, plan, repeat);
   print_stage_header(p.ctx, plan, io);
   ProgressLine progress(io.err, io.progress && !cfg.disable_tqdm && isatty(fileno(io.err)),
                         stage_view(p.staircase, plan));
   // Outputs re-tokenized on the worker thread (local tokenizer only: microseconds, no I/O); each
   // slot is written by the one thread that finished that request, applied after the stage.
-  std::vector<int> recounted(in.requests.size(), -1);
+  // A map: cycled stages (--stage-seconds) issue more requests than listed. The runner calls
+  // on_record one at a time.
+  std::unordered_map<std::uint32_t, int> recounted;
   auto on_record = [&](const RequestRecord& r) {
     if (!p.local_tokenizer || !needs_output_recount(r)) {
-      outputs.append_record(plan.index, in.requests[r.index].id, r);
+      outputs.append_record(plan.index, stage_request_id(in, r.index), r);
       return;
     }
     RequestRecord copy = r;
     recount_output_tokens(*p.tokenizer, copy, false);
     recounted[r.index] = copy.output_tokens;
-    outputs.append_record(plan.index, in.requests[r.index].id, copy);
+    outputs.append_record(plan.index, stage_request_id(in, r.index), copy);
   };
   StageOutput out = runner.run_stage(in, on_record, [&](const Progress& pr) { progress.update(pr); });
   progress.clear();
   for (RequestRecord& r : out.records) {
-    if (recounted[r.index] >= 0) {
-      r.output_tokens = recounted[r.index];
+    if (const auto it = recounted.find(r.index); it != recounted.end()) {
+      r.output_tokens = it->second;
       r.token_source = TokenSource::tokenizer;
     }
     if (!cfg.save_detailed) std::string().swap(r.generated_text);
   }
   StageRun run;
   run.summary = summarize_stage(cfg, p, plan, out);
+  run.summary.repeat = repeat;
   outputs.stage_done(run.summary, out.records);
   print(io.out, format_failed_requests(out.records) + format_console_summary(run.summary, console_options(cfg)) +
-                   format_remedies(out.records));
+                   format_steady_summary(run.summary) + format_remedies(out.records));
   run.stop = out.aborted;
   return run;
 }
@@ -239,8 +262,10 @@ RunResult run(const RunConfig& cfg, const RunIo& io, std::stop_token stop) {
   // Runs on the requesting thread (or here, when the stop came during preparation).
   std::stop_callback stop_runner(stop, [&runner] { runner.request_stop(); });
   if (!stop.stop_requested()) run_warmups(cfg, p, runner, io);
-  bool failures = false;
-  const StageEnv env{cfg, p, runner, outputs, io};
+  bool failures = false, halted = false;
+  for (int repeat = 0; repeat < cfg.repeats && !halted && !stop.stop_requested(); ++repeat) {  // --repeats
+  if (cfg.repeats > 1) note(io, format_repeat_header(repeat, cfg.repeats));
+  const StageEnv env{cfg, p, runner, outputs, io, repeat};
   for (const StagePlan& plan : p.staircase.stages) {
     if (stop.stop_requested()) break;
     StageRun stage = run_one_stage(env, plan);
@@ -249,11 +274,13 @@ RunResult run(const RunConfig& cfg, const RunIo& io, std::stop_token stop) {
     if (too_many) note(io, format_failure_stop(p.staircase.mode, plan.load_value, stage.summary));
     failures = failures || too_many;
     result.stages.push_back(std::move(stage.summary));
-    if (too_many || stage.stop || stop.stop_requested()) break;
+    if (too_many || stage.stop || stop.stop_requested()) { halted = true; break; }
+  }
   }
   result.aborted = stop.stop_requested();
   result.analysis = outputs.finish(result.aborted);
   if (!result.stages.empty()) print(io.out, format_staircase_table(p.ctx.load_mode, result.stages));
+  if (cfg.repeats > 1) print(io.out, format_repeat_spread(analyze::repeat_spread(result.stages)));
   for (const std::string& path : outputs.written()) note(io, "wrote " + path);
   if (result.aborted) {
     note(io, "aborted: outputs written and marked \"aborted\": true");

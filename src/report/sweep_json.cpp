@@ -1,3 +1,4 @@
+#include "report/steady_json.hpp"
 #include "report/sweep_json.hpp"
 
 #include <cerrno>
@@ -83,6 +84,10 @@ ordered_json servebench_block(const RunContext& ctx, const StageSummary& s) {
                                 {"delivered", length_json(s.input_delivered)}};
   j["output_len"] = ordered_json{{"requested", length_json(s.output_requested)},
                                  {"delivered", length_json(s.output_delivered)}};
+  if (s.steady) {  // stages summarised by a run (documents from older versions have neither)
+    j["repeat"] = s.repeat;
+    j["steady_state"] = steady_state_json(s);
+  }
   return j;
 }
 
@@ -133,6 +138,7 @@ ordered_json sweep_json(const RunContext& ctx, const std::vector<StageSummary>& 
   for (const StageSummary& s : stages) arr.push_back(sweep_stage_json(ctx, s));
   j["stages"] = std::move(arr);
   j["analysis"] = meta.analysis;
+  if (!meta.repeats.is_null()) j["repeats"] = meta.repeats;
   return j;
 }
 

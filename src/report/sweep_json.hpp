@@ -19,6 +19,7 @@ struct SweepMeta {
   bool aborted = false;                    // run stopped by Ctrl-C
   std::optional<std::string> requests_file;  // per-request JSONL, relative to the document's folder
   nlohmann::ordered_json analysis{};       // the run's analysis (report/analysis_json.hpp); null = none yet
+  nlohmann::ordered_json repeats{};        // --repeats > 1: the spread per stage (report/repeat_text.hpp); null = not written
 };
 
 nlohmann::ordered_json sweep_json(const RunContext& ctx, const std::vector<StageSummary>& stages,

@@ -1,3 +1,4 @@
+#include "report/steady_json.hpp"
 #include "report/vllm_result.hpp"
 
 #include <algorithm>
@@ -145,6 +146,7 @@ ordered_json vllm_stage_json(const RunContext& ctx, const StageSummary& s, const
   j["max_concurrent_requests"] = s.max_concurrent_requests;
   if (opt.include_rtfx) j["rtfx"] = 0.0;
   append_metric_keys(j, s, opt.metrics, opt.percentiles);
+  append_steady_keys(j, s);  // ours, after vLLM's keys (docs/results-format.md "Steady state")
   return j;
 }
 
