@@ -9,6 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "load/load_search.hpp"
 #include "metrics/stage_summary.hpp"
 #include "report/run_context.hpp"
 
@@ -19,6 +20,7 @@ struct SweepMeta {
   bool aborted = false;                    // run stopped by Ctrl-C
   std::optional<std::string> requests_file;  // per-request JSONL, relative to the document's folder
   nlohmann::ordered_json analysis{};       // the run's analysis (report/analysis_json.hpp); null = none yet
+  std::optional<LoadSearchRecord> load_search{};  // --concurrency/--request-rate auto: how stages were chosen
 };
 
 nlohmann::ordered_json sweep_json(const RunContext& ctx, const std::vector<StageSummary>& stages,
