@@ -36,7 +36,7 @@ struct LoadSearchRecord {
   LoadMode mode = LoadMode::concurrency;
   double precision = 0.1;          // (hi - lo) / lo to reach
   int max_stages = 12;             // the stage budget
-  double plateau_tolerance = 0.05; // throughput within this fraction of the best counts as saturated
+  double plateau_tolerance = 0.05; // throughput within this fraction of the plateau counts as saturated
   double start_load = 1;           // the first stage's load
   LoadBracket bracket;
   int stages_run = 0;

@@ -4,8 +4,9 @@
 // to stop. A coarse doubling staircase until throughput stops growing (a stage within the plateau
 // tolerance of the best below it), then bisection of the bracket [highest load not saturated,
 // lowest load saturated] until (hi - lo) / lo <= precision (concurrency: or hi - lo <= 1), or the
-// stage budget is spent. "Saturated" = throughput within the tolerance of the best of the run, so a
-// falling curve past the knee (overload) does not move the bracket. The rule is its own; it is the
+// stage budget is spent. "Saturated" = throughput within the tolerance of the plateau (the median
+// of the stages within twice the tolerance of the best), so a falling curve past the knee
+// (overload) or one lucky stage does not move the bracket. The rule is its own; it is the
 // one place to swap for the knee analysis' bracket (analyze/knee) later.
 #include <span>
 
@@ -18,7 +19,7 @@ struct KneeSearchParams {
   double start_load = 1;            // the first stage: c=1, or a rate (e.g. the c=1 throughput)
   double precision = 0.1;           // (hi - lo) / lo at which the knee counts as located
   int max_stages = 12;              // the budget: stages run, all reasons together
-  double plateau_tolerance = 0.05;  // throughput within this fraction of the best = saturated
+  double plateau_tolerance = 0.05;  // throughput within this fraction of the plateau = saturated
 };
 
 struct SearchPoint {

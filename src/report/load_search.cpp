@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <cmath>
+
 namespace sb::report {
 namespace {
 
@@ -14,8 +16,14 @@ std::string search_bracket_text(LoadMode mode, double lo, double hi) {
   return mode == LoadMode::concurrency ? fmt::format("{:g}-{:g}", lo, hi) : fmt::format("{:g}-{:g} req/s", lo, hi);
 }
 
-nlohmann::ordered_json search_optional_json(const std::optional<double>& v) {
-  return v ? nlohmann::ordered_json(*v) : nlohmann::ordered_json(nullptr);
+// Concurrency values are whole numbers and read as such (12, not 12.0); rates as numbers.
+nlohmann::ordered_json search_load_json(LoadMode mode, double v) {
+  if (mode == LoadMode::concurrency) return static_cast<long long>(std::llround(v));
+  return v;
+}
+
+nlohmann::ordered_json search_optional_json(LoadMode mode, const std::optional<double>& v) {
+  return v ? search_load_json(mode, *v) : nlohmann::ordered_json(nullptr);
 }
 
 }  // namespace
@@ -74,9 +82,10 @@ nlohmann::ordered_json load_search_json(const LoadSearchRecord& r) {
   j["precision"] = r.precision;
   j["max_stages"] = r.max_stages;
   j["plateau_tolerance"] = r.plateau_tolerance;
-  j["start"] = r.start_load;
-  j["bracket"] = nlohmann::ordered_json::array({search_optional_json(r.bracket.lo), search_optional_json(r.bracket.hi)});
-  j["knee"] = search_optional_json(r.bracket.hi);
+  j["start"] = search_load_json(r.mode, r.start_load);
+  j["bracket"] = nlohmann::ordered_json::array(
+      {search_optional_json(r.mode, r.bracket.lo), search_optional_json(r.mode, r.bracket.hi)});
+  j["knee"] = search_optional_json(r.mode, r.bracket.hi);
   j["stages_run"] = r.stages_run;
   j["stopped"] = to_string(r.stopped);
   return j;

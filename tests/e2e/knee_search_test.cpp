@@ -97,8 +97,9 @@ TEST(KneeSearchE2e, RateAutoLandsOnTheServerCapacity) {
   const Json& ls = doc["load_search"];
   EXPECT_EQ(ls["load_mode"], "request_rate");
   EXPECT_EQ(ls["stopped"], "precision");
-  // It started from the test request's throughput (1 / 35 ms, two digits), not from 1 req/s.
-  EXPECT_NEAR(ls["start"].get<double>(), 28, 4);
+  // It started from the test request's throughput (at most 1 / 35 ms in two digits), not from 1 req/s.
+  EXPECT_GE(ls["start"].get<double>(), 10);
+  EXPECT_LE(ls["start"].get<double>(), 28);
   ASSERT_TRUE(ls["knee"].is_number()) << ls.dump();
   EXPECT_NEAR(ls["knee"].get<double>(), capacity_rps, 0.1 * capacity_rps) << ls.dump();
   const std::vector<double> rates = knee_stage_loads(doc, "request_rate");

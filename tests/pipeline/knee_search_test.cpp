@@ -113,6 +113,23 @@ TEST(KneeSearch, RateModeFindsTheCapacityWithinPrecision) {
   EXPECT_EQ(loads_of(t)[1], 54);
 }
 
+TEST(KneeSearch, RateModeIsNotMisledByShortStagesReadingHighFarPastCapacity) {
+  // 120 requests a stage, 35 ms each, 343 req/s capacity: a stage lasts its sending time plus one
+  // drain tail, which shrinks as the burst gets denser, so throughput creeps up past capacity
+  // (448 req/s: 318, 896 req/s: 330) while the knee is at 343.
+  const double n = 120, service_s = 0.035, capacity_rps = 12 / service_s;
+  const auto short_stages = [&](double r) {
+    return r <= capacity_rps ? n / (n / r + service_s) : n / (n / capacity_rps + service_s * capacity_rps / r);
+  };
+  KneeSearchParams p;
+  p.mode = LoadMode::request_rate;
+  p.start_load = 28;
+  const KneeSearchTrace t = run_knee_search(p, short_stages);
+  ASSERT_EQ(t.last.stopped, SearchStop::precision);
+  EXPECT_NEAR(*t.last.bracket.hi, capacity_rps, 0.1 * capacity_rps);
+  EXPECT_LE((*t.last.bracket.hi - *t.last.bracket.lo) / *t.last.bracket.lo, 0.1 + 1e-9);
+}
+
 TEST(KneeSearch, RateModeStartingAboveCapacityHalvesDown) {
   KneeSearchParams p;
   p.mode = LoadMode::request_rate;
