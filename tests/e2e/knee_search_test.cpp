@@ -113,7 +113,7 @@ TEST(KneeSearchE2e, RateAutoHonoursMaxConcurrency) {
   ASSERT_NE(sim.port(), 0);
   // The client's 6 slots are the capacity: 6 / 35 ms = 171 req/s.
   const double capacity_rps = 6 / 0.035;
-  RunResult r = run_servebench({"--port", sim.port_text(), "--num-prompts", "120", "--random-input-len", "8",
+  RunResult r = run_servebench({"--port", sim.port_text(), "--num-prompts", "60", "--random-input-len", "8",
                                 "--random-output-len", "16", "--request-rate", "auto", "--burstiness", "inf",
                                 "--max-concurrency", "6", "--output-json", "rate.json"},
                                dir.path, {}, 120);
@@ -138,6 +138,50 @@ TEST(KneeSearchE2e, StageBudgetEndsASearchStillGrowing) {
   EXPECT_EQ(doc["load_search"]["bracket"], Json::parse("[4, null]"));
   EXPECT_NE(r.out.find("knee search: throughput still growing at c=4 when the budget of 3 stages ran out"),
             std::string::npos) << r.out;
+}
+
+TEST(KneeSearchE2e, FailingStagesEndTheSearchAndThePreflightStillRuns) {
+  TempDir dir("knee_fail");
+  Sim sim({"--cost", "fixed", "--itl-ms", "2", "--ttft-ms", "5", "--fail-ratio", "1", "--fail-status", "500"},
+          dir.path);
+  ASSERT_NE(sim.port(), 0);
+  const std::vector<std::string> args = {"--port", sim.port_text(), "--num-prompts", "8", "--random-input-len", "8",
+                                         "--random-output-len", "4", "--concurrency", "auto", "--output-json", "f.json"};
+  // The test request fails first: exit 3, nothing written.
+  RunResult pre = run_servebench(args, dir.path);
+  EXPECT_EQ(pre.code, 3) << pre.err;
+  EXPECT_FALSE(fs::exists(dir.path / "f.json"));
+  std::vector<std::string> no_pre = args;
+  no_pre.push_back("--no-preflight-request");
+  RunResult r = run_servebench(no_pre, dir.path);
+  EXPECT_EQ(r.code, 4) << r.err;  // --max-failure-ratio 0.5 by default: the first stage stops the search
+  const Json doc = Json::parse(slurp(dir.path / "f.json"));
+  EXPECT_EQ(doc["stages"].size(), 1u);
+  EXPECT_EQ(doc["load_search"]["stopped"], "failures");
+  EXPECT_EQ(doc["load_search"]["stages_run"], 1);
+  EXPECT_NE(r.out.find("knee search: stopped by failures after 1 stages"), std::string::npos) << r.out;
+}
+
+TEST(KneeSearchE2e, CtrlCEndsTheSearchAsAborted) {
+  TempDir dir("knee_sigint");
+  Sim sim({"--cost", "fixed", "--ttft-ms", "1", "--itl-ms", "10"}, dir.path);
+  ASSERT_NE(sim.port(), 0);
+  // 30 requests of ~40 ms at c=1, then 15 rounds at c=2: the signal comes during the second stage.
+  const pid_t pid = spawn({"run", "--port", sim.port_text(), "--num-prompts", "30", "--random-input-len", "4",
+                           "--random-output-len", "5", "--concurrency", "auto", "--output-json", "s.json"},
+                          dir.path, "run");
+  const auto t0 = std::chrono::steady_clock::now();
+  while (std::chrono::steady_clock::now() - t0 < std::chrono::seconds(20)) {
+    const std::string s = slurp(dir.path / "s.requests.jsonl");
+    if (std::count(s.begin(), s.end(), '\n') >= 33) break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  ::kill(pid, SIGINT);
+  ASSERT_EQ(wait_exit(pid, 15), 130) << slurp(dir.path / "run.err");
+  const Json doc = Json::parse(slurp(dir.path / "s.json"));
+  EXPECT_EQ(doc["aborted"], true);
+  EXPECT_EQ(doc["load_search"]["stopped"], "aborted");
+  EXPECT_GE(doc["stages"].size(), 2u);
 }
 
 TEST(KneeSearchE2e, BadSearchFlagsAreRefusedBeforeAnyLoad) {
