@@ -24,7 +24,7 @@ struct StaircaseParams {
   RampUp ramp;                          // --ramp-up-*: each stage's rate ramps instead (needs rate inf)
   // --concurrency auto / --request-rate auto: the swept quantity, whose list is then left empty;
   // nullopt = the fixed lists above.
-  std::optional<LoadMode> search;
+  std::optional<LoadMode> search{};
   double knee_precision = 0.1;          // --knee-precision: stop when (hi - lo) / lo <= this, in (0, 1)
   int max_stages = 12;                  // --max-stages: the search's stage budget, >= 3
 };
