@@ -26,6 +26,9 @@ nlohmann::ordered_json search_optional_json(LoadMode mode, const std::optional<d
   return v ? search_load_json(mode, *v) : nlohmann::ordered_json(nullptr);
 }
 
+// "1 stage", "9 stages".
+std::string search_stage_count(int n) { return fmt::format("{} stage{}", n, n == 1 ? "" : "s"); }
+
 }  // namespace
 
 std::string format_search_step(LoadMode mode, const SearchStep& step, bool start_from_latency) {
@@ -63,16 +66,17 @@ std::string format_search_end(const LoadSearchRecord& r) {
   }
   switch (r.stopped) {
     case SearchStop::precision:
-      return fmt::format("knee search: {}, located to {:g} % in {} stages", where, r.precision * 100, r.stages_run);
+      return fmt::format("knee search: {}, located to {:g} % in {}", where, r.precision * 100,
+                         search_stage_count(r.stages_run));
     case SearchStop::budget:
       return fmt::format("knee search: {} when the budget of {} stages ran out (--max-stages)", where, r.max_stages);
     case SearchStop::failures:
-      return fmt::format("knee search: stopped by failures after {} stages; {}", r.stages_run, where);
+      return fmt::format("knee search: stopped by failures after {}; {}", search_stage_count(r.stages_run), where);
     case SearchStop::aborted:
-      return fmt::format("knee search: interrupted after {} stages; {}", r.stages_run, where);
+      return fmt::format("knee search: interrupted after {}; {}", search_stage_count(r.stages_run), where);
     case SearchStop::none: break;
   }
-  return fmt::format("knee search: {} after {} stages", where, r.stages_run);
+  return fmt::format("knee search: {} after {}", where, search_stage_count(r.stages_run));
 }
 
 nlohmann::ordered_json load_search_json(const LoadSearchRecord& r) {

@@ -159,7 +159,7 @@ TEST(KneeSearchE2e, FailingStagesEndTheSearchAndThePreflightStillRuns) {
   EXPECT_EQ(doc["stages"].size(), 1u);
   EXPECT_EQ(doc["load_search"]["stopped"], "failures");
   EXPECT_EQ(doc["load_search"]["stages_run"], 1);
-  EXPECT_NE(r.out.find("knee search: stopped by failures after 1 stages"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("knee search: stopped by failures after 1 stage"), std::string::npos) << r.out;
 }
 
 TEST(KneeSearchE2e, CtrlCEndsTheSearchAsAborted) {
