@@ -23,11 +23,15 @@ std::vector<SearchPoint> knee_sorted_points(std::span<const SearchPoint> done) {
   return pts;
 }
 
-// Throughput stopped growing: some stage achieved less than (1 + tolerance) x the best below it.
-bool knee_plateau_seen(const std::vector<SearchPoint>& pts, double tolerance) {
+// Throughput stopped growing: `confirm` stages in a row each achieved less than (1 + tolerance) x
+// the best below them. One is not enough: a single stage measured low (a busy client machine, a
+// server hiccup) would end the staircase early and put the bracket far below the knee.
+bool knee_plateau_seen(const std::vector<SearchPoint>& pts, double tolerance, int confirm) {
   double best = -std::numeric_limits<double>::infinity();
+  int flat = 0;
   for (std::size_t i = 0; i < pts.size(); ++i) {
-    if (i > 0 && pts[i].throughput_rps < (1 + tolerance) * best) return true;
+    flat = i > 0 && pts[i].throughput_rps < (1 + tolerance) * best ? flat + 1 : 0;
+    if (flat >= confirm) return true;
     best = std::max(best, pts[i].throughput_rps);
   }
   return false;
@@ -80,7 +84,7 @@ SearchDecision next_search_step(const KneeSearchParams& p, std::span<const Searc
   if (done.empty()) return knee_step(p.start_load, SearchReason::start, {});
   const std::vector<SearchPoint> pts = knee_sorted_points(done);
   const bool budget_spent = static_cast<int>(done.size()) >= p.max_stages;
-  if (!knee_plateau_seen(pts, p.plateau_tolerance)) {
+  if (!knee_plateau_seen(pts, p.plateau_tolerance, p.plateau_stages)) {
     const LoadBracket b{pts.back().load, std::nullopt};
     if (budget_spent) return knee_done(SearchStop::budget, b);
     return knee_step(pts.back().load * 2, SearchReason::doubling, b);

@@ -1,8 +1,8 @@
 #pragma once
 // The policy of the adaptive knee search (`--concurrency auto`, `--request-rate auto`), sans I/O:
 // given the loads run so far and the throughput each achieved, the next load to run or the reason
-// to stop. A coarse doubling staircase until throughput stops growing (a stage within the plateau
-// tolerance of the best below it), then bisection of the bracket [highest load not saturated,
+// to stop. A coarse doubling staircase until throughput stops growing (two stages in a row within
+// the plateau tolerance of the best below them), then bisection of the bracket [highest load not saturated,
 // lowest load saturated] until (hi - lo) / lo <= precision (concurrency: or hi - lo <= 1), or the
 // stage budget is spent. "Saturated" = throughput within the tolerance of the plateau (the median
 // of the stages within twice the tolerance of the best), so a falling curve past the knee
@@ -20,6 +20,7 @@ struct KneeSearchParams {
   double precision = 0.1;           // (hi - lo) / lo at which the knee counts as located
   int max_stages = 12;              // the budget: stages run, all reasons together
   double plateau_tolerance = 0.05;  // throughput within this fraction of the plateau = saturated
+  int plateau_stages = 2;           // stages in a row that must not grow before the staircase ends
 };
 
 struct SearchPoint {

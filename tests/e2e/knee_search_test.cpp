@@ -82,6 +82,23 @@ TEST(KneeSearchE2e, ConcurrencyAutoFindsAFixedCapacityOf12) {
   EXPECT_EQ(doc["config"]["load"]["search"], "auto");
 }
 
+TEST(KneeSearchE2e, ConcurrencyAutoFindsTheEngineBatchLimit) {
+  // The continuous-batching model serves at most --max-num-seqs 16 sequences per step: throughput
+  // keeps rising (concavely) up to 16 in flight and is flat after it.
+  TempDir dir("knee_engine");
+  Sim sim({"--cost", "engine", "--model-preset", "llama-3-8b", "--gpu-preset", "h100", "--time-scale", "10",
+           "--max-num-seqs", "16"},
+          dir.path);
+  ASSERT_NE(sim.port(), 0);
+  RunResult r = run_servebench({"--port", sim.port_text(), "--num-prompts", "64", "--random-input-len", "256",
+                                "--random-output-len", "32", "--concurrency", "auto", "--output-json", "e.json"},
+                               dir.path, {}, 120);
+  ASSERT_EQ(r.code, 0) << r.err << r.out;
+  const Json ls = Json::parse(slurp(dir.path / "e.json"))["load_search"];
+  EXPECT_EQ(ls["stopped"], "precision") << r.out;
+  EXPECT_NEAR(ls["knee"].get<double>(), 16, 1.6) << ls.dump();
+}
+
 TEST(KneeSearchE2e, RateAutoLandsOnTheServerCapacity) {
   TempDir dir("knee_rate");
   Sim sim({"--cost", "fixed", "--max-concurrency", "12", "--itl-ms", "2", "--ttft-ms", "5"}, dir.path);

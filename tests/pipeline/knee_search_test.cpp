@@ -49,13 +49,13 @@ TEST(KneeSearch, FixedCapacity12IsFoundWithinTenPercent) {
   const double lo = *t.last.bracket.lo, hi = *t.last.bracket.hi;
   EXPECT_NEAR(hi, 12, 1.2);
   EXPECT_TRUE(hi - lo <= 1 || (hi - lo) / lo <= 0.1) << lo << "-" << hi;
-  // Doubling up to the plateau (16 still grows by half over 8, 32 does not), then inside 8-16.
+  // Doubling up to the plateau (16 still grows by half over 8, 32 and 64 do not), then inside 8-16.
   const std::vector<double> loads = loads_of(t);
-  ASSERT_GE(loads.size(), 7u);
-  EXPECT_EQ(std::vector<double>(loads.begin(), loads.begin() + 6), (std::vector<double>{1, 2, 4, 8, 16, 32}));
-  EXPECT_EQ(t.reasons[6], SearchReason::bisect);
-  EXPECT_GT(loads[6], 8);
-  EXPECT_LT(loads[6], 16);
+  ASSERT_GE(loads.size(), 8u);
+  EXPECT_EQ(std::vector<double>(loads.begin(), loads.begin() + 7), (std::vector<double>{1, 2, 4, 8, 16, 32, 64}));
+  EXPECT_EQ(t.reasons[7], SearchReason::bisect);
+  EXPECT_GT(loads[7], 8);
+  EXPECT_LT(loads[7], 16);
   EXPECT_LE(static_cast<int>(loads.size()), p.max_stages);
   for (double c : loads) EXPECT_EQ(c, std::floor(c)) << "concurrency must be whole";
   EXPECT_EQ(std::set<double>(loads.begin(), loads.end()).size(), loads.size()) << "a load was run twice";
@@ -73,12 +73,20 @@ TEST(KneeSearch, CapacityBeyondTheBudgetStopsOnBudgetWithAnOpenBracket) {
 
 TEST(KneeSearch, BudgetSpentInsideTheBracketKeepsTheBracket) {
   KneeSearchParams p;
-  p.max_stages = 7;  // 1 2 4 8 16 32, then 12 alone
+  p.max_stages = 8;  // 1 2 4 8 16 32 64, then 12 alone
   const KneeSearchTrace t = run_knee_search(p, [](double c) { return fixed_capacity_rps(c, 12, 0.021); });
   EXPECT_EQ(loads_of(t).back(), 12);
   EXPECT_EQ(t.last.stopped, SearchStop::budget);
   EXPECT_EQ(t.last.bracket.lo, 8);
   EXPECT_EQ(t.last.bracket.hi, 12);
+}
+
+TEST(KneeSearch, OneStageMeasuredLowDoesNotEndTheStaircase) {
+  // c=8 reads half (a hiccup): 8 does not grow over 4, but 16 does, so the doubling goes on.
+  const auto hiccup = [](double c) { return fixed_capacity_rps(c, 12, 0.021) * (c == 8 ? 0.5 : 1.0); };
+  const KneeSearchTrace t = run_knee_search({}, hiccup);
+  ASSERT_EQ(t.last.stopped, SearchStop::precision);
+  EXPECT_NEAR(*t.last.bracket.hi, 12, 1.2);
 }
 
 TEST(KneeSearch, NoisyPlateauStillLandsWithinPrecision) {
@@ -136,13 +144,13 @@ TEST(KneeSearch, RateModeStartingAboveCapacityHalvesDown) {
   p.start_load = 8;
   const KneeSearchTrace t = run_knee_search(p, [](double r) { return std::min(r, 1.0); });
   ASSERT_EQ(t.last.stopped, SearchStop::precision);
-  EXPECT_EQ(t.reasons[2], SearchReason::halving);
+  EXPECT_EQ(t.reasons[3], SearchReason::halving);  // after 8 16 32
   EXPECT_NEAR(*t.last.bracket.hi, 1.0, 0.1);
 }
 
 TEST(KneeSearch, ASingleSlotServerSaturatesAtConcurrencyOne) {
   const KneeSearchTrace t = run_knee_search({}, [](double) { return 40.0; });
-  EXPECT_EQ(loads_of(t), (std::vector<double>{1, 2}));
+  EXPECT_EQ(loads_of(t), (std::vector<double>{1, 2, 4}));
   EXPECT_EQ(t.last.stopped, SearchStop::precision);
   EXPECT_EQ(t.last.bracket.hi, 1);
   EXPECT_FALSE(t.last.bracket.lo);
