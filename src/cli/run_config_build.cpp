@@ -154,10 +154,47 @@ void read_ramp(const OptionReader& r, RampUp& ramp) {
     ramp = RampUp{kind, static_cast<double>(*start), static_cast<double>(*end)};
 }
 
+// `--concurrency auto` / `--request-rate auto`: true when `flag`'s values name the search; "auto"
+// among numbers is an error here (it would otherwise read as a bad number).
+bool reads_auto(const OptionReader& r, const char* flag) {
+  const std::vector<std::string> items = r.items(flag);
+  const bool any = std::find(items.begin(), items.end(), "auto") != items.end();
+  if (any && items.size() > 1) r.error(flag, "auto stands alone: give either auto or the values");
+  return any;
+}
+
+// --knee-precision 10% or 0.1; the range is validate(StaircaseParams)'s.
+std::optional<double> read_knee_precision(const OptionReader& r) {
+  std::optional<std::string> text = r.text("knee-precision");
+  if (!text) return std::nullopt;
+  const bool percent = !text->empty() && text->back() == '%';
+  const std::optional<double> v = parse_number(percent ? text->substr(0, text->size() - 1) : *text, false);
+  if (!v) {
+    r.error("knee-precision", fmt::format("'{}' is not a fraction or percentage, e.g. 10% or 0.1", *text));
+    return std::nullopt;
+  }
+  return percent ? *v / 100 : *v;
+}
+
+void read_load_search(const OptionReader& r, StaircaseParams& load) {
+  const bool conc_auto = reads_auto(r, "concurrency"), rate_auto = reads_auto(r, "request-rate");
+  if (conc_auto && rate_auto) r.error("concurrency", "auto with --request-rate auto: search one of them");
+  if (conc_auto) load.search = LoadMode::concurrency;
+  else if (rate_auto) load.search = LoadMode::request_rate;
+  if (!load.search) {
+    for (const char* flag : {"knee-precision", "max-stages"})
+      if (r.has(flag)) r.error(flag, "needs --concurrency auto or --request-rate auto");
+  }
+  if (auto v = read_knee_precision(r)) load.knee_precision = *v;
+  if (auto v = r.integer("max-stages", std::numeric_limits<int>::min())) load.max_stages = *v;
+}
+
 void read_load(const OptionReader& r, RunConfig& c) {
   StaircaseParams& load = c.load;
-  load.concurrency = r.integers("concurrency", 1);
-  if (r.has("request-rate")) load.request_rates = r.numbers("request-rate", 0, true);
+  read_load_search(r, load);
+  if (load.search != LoadMode::concurrency) load.concurrency = r.integers("concurrency", 1);
+  if (load.search == LoadMode::request_rate) load.request_rates.clear();
+  else if (r.has("request-rate")) load.request_rates = r.numbers("request-rate", 0, true);
   load.max_concurrency = r.integer("max-concurrency", 1);
   load.burstiness = r.number("burstiness", 0, true).value_or(1.0);
   read_ramp(r, load.ramp);

@@ -51,8 +51,17 @@ constexpr std::array kFlags{
     FlagSpec{"no-oversample", K::flag, "do not repeat requests when the dataset has fewer than --num-prompts"},
     FlagSpec{"request-id-prefix", K::value, "x-request-id prefix (default bench-<8 hex>-)"},
     // Load
-    FlagSpec{"request-rate", K::list, "requests/s, one stage per value (default inf)", "load.request_rates"},
-    FlagSpec{"concurrency", K::list, "max in-flight requests, one stage per value (e.g. 1 4 8 16)", "load.concurrency"},
+    FlagSpec{"request-rate", K::list,
+             "requests/s, one stage per value (default inf); auto: search the knee, starting from the test "
+             "request's 1/latency and doubling",
+             "load.request_rates"},
+    FlagSpec{"concurrency", K::list,
+             "max in-flight requests, one stage per value (e.g. 1 4 8 16); auto: search the knee (1 2 4 ... "
+             "until throughput stops growing, then inside the bracket)",
+             "load.concurrency"},
+    FlagSpec{"knee-precision", K::value, "auto: stop when the knee's bracket (hi-lo)/lo is within this (default 10%)",
+             "load.knee_precision"},
+    FlagSpec{"max-stages", K::value, "auto: at most this many stages (default 12, at least 3)", "load.max_stages"},
     FlagSpec{"max-concurrency", K::value, "in-flight limit for every rate stage", "load.max_concurrency"},
     FlagSpec{"burstiness", K::value, "gamma shape of inter-arrival gaps, 1 = Poisson (default 1.0)", "load.burstiness"},
     FlagSpec{"ramp-up-strategy", K::value,

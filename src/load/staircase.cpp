@@ -24,10 +24,31 @@ StagePlan make_stage(const StaircaseParams& p, int num_requests, double rate, st
   return s;
 }
 
+// The searched staircase: `auto` stands alone, and the precision and budget can end a search.
+void validate_search(const StaircaseParams& p, Problems& out) {
+  if (!p.search) return;
+  if (*p.search == LoadMode::concurrency) {
+    if (!p.concurrency.empty()) out.push_back({"concurrency", "auto cannot be mixed with values"});
+    if (p.request_rates.size() > 1)
+      out.push_back({"request_rates", "takes one value (the rate of every stage) with {concurrency} auto"});
+  } else {
+    if (!p.request_rates.empty()) out.push_back({"request_rates", "auto cannot be mixed with values"});
+    if (!p.concurrency.empty())
+      out.push_back({"concurrency", "cannot go with {request_rates} auto; {max_concurrency} limits every rate stage"});
+    if (p.ramp.kind != RampKind::none) out.push_back({"request_rates", "auto cannot be combined with {ramp.kind}"});
+  }
+  if (!(p.knee_precision > 0 && p.knee_precision < 1))
+    out.push_back({"knee_precision", fmt::format("must be in (0, 1), e.g. 10% or 0.1, got {}", p.knee_precision)});
+  if (p.max_stages < 3)
+    out.push_back({"max_stages", fmt::format("must be >= 3 (a plateau needs two stages, a bracket one more), got {}",
+                                             p.max_stages)});
+}
+
 }  // namespace
 
 Problems validate(const StaircaseParams& p) {
   Problems out;
+  validate_search(p, out);
   if (p.concurrency.size() > 1 && p.request_rates.size() > 1) {
     out.push_back({"concurrency", "{request_rates} lists several values too: only one of them may (one stage per "
                                   "value); give the other a single value"});
@@ -49,7 +70,7 @@ Problems validate(const StaircaseParams& p) {
   if (p.max_concurrency && *p.max_concurrency <= 0) {
     out.push_back({"max_concurrency", fmt::format("must be > 0, got {}", *p.max_concurrency)});
   }
-  if (p.max_concurrency && !p.concurrency.empty()) {
+  if (p.max_concurrency && (!p.concurrency.empty() || p.search == LoadMode::concurrency)) {
     out.push_back({"max_concurrency", "{concurrency} sets the concurrency limit too; use one"});
   }
   if (!(p.burstiness > 0)) out.push_back({"burstiness", fmt::format("must be > 0 or inf, got {}", p.burstiness)});
@@ -74,6 +95,10 @@ Staircase plan_staircase(const StaircaseParams& p, int num_requests) {
   throw_if_problems(validate(p, num_requests));
   if (num_requests <= 0) throw UserError(fmt::format("a stage needs requests, got {}", num_requests));
   Staircase out;
+  if (p.search) {
+    out.mode = *p.search;
+    return out;
+  }
   const bool sweep_rates = p.request_rates.size() > 1 || p.concurrency.empty();
   if (sweep_rates) {
     out.mode = LoadMode::request_rate;
@@ -88,6 +113,18 @@ Staircase plan_staircase(const StaircaseParams& p, int num_requests) {
   }
   for (std::size_t i = 0; i < out.stages.size(); ++i) out.stages[i].index = i;
   return out;
+}
+
+StagePlan plan_stage(const StaircaseParams& p, int num_requests, double load, std::size_t index) {
+  StagePlan s;
+  if (p.search == LoadMode::request_rate) {
+    s = make_stage(p, num_requests, load, p.max_concurrency, load);
+  } else {
+    const double rate = p.request_rates.empty() ? kInf : p.request_rates.front();
+    s = make_stage(p, num_requests, rate, static_cast<int>(std::lround(load)), load);
+  }
+  s.index = index;
+  return s;
 }
 
 const char* to_string(LoadMode m) noexcept {

@@ -34,7 +34,8 @@ Json dataset_json(const DatasetConfig& d) {
 
 Json load_json(const StaircaseParams& c) {
   Json j;
-  const bool concurrency_mode = !c.concurrency.empty() && c.request_rates.size() <= 1;  // as plan_staircase
+  const bool concurrency_mode = c.search ? *c.search == LoadMode::concurrency
+                                         : !c.concurrency.empty() && c.request_rates.size() <= 1;  // as plan_staircase
   j["mode"] = concurrency_mode ? "concurrency" : "request_rate";
   Json values = Json::array();
   if (concurrency_mode) {
@@ -46,6 +47,11 @@ Json load_json(const StaircaseParams& c) {
   j["request_rate"] = c.request_rates.size() == 1 ? rate_json(c.request_rates.front()) : Json(nullptr);
   j["burstiness"] = rate_json(c.burstiness);
   j["max_concurrency"] = optional_json(c.max_concurrency);
+  if (c.search) {  // values is then empty: the stages are the search's (the sweep's load_search)
+    j["search"] = "auto";
+    j["knee_precision"] = c.knee_precision;
+    j["max_stages"] = c.max_stages;
+  }
   if (c.ramp.kind != RampKind::none) {  // vLLM's key names, present only with a ramp-up
     j["ramp_up_strategy"] = c.ramp.kind == RampKind::linear ? "linear" : "exponential";
     j["ramp_up_start_rps"] = c.ramp.start_rps;

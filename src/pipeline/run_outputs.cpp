@@ -42,6 +42,11 @@ std::string relative_to_doc(const std::string& target, const std::string& doc) {
   return ec || rel.empty() ? target : rel.string();
 }
 
+// The swept value of a stage: its concurrency limit, or its rate.
+double swept_load(LoadMode mode, const StageSummary& s) {
+  return mode == LoadMode::concurrency ? s.load.max_concurrency.value_or(0) : s.load.request_rate;
+}
+
 }  // namespace
 
 RunOutputs::RunOutputs(const RunConfig& cfg, const RunContext& ctx) : cfg_(cfg), ctx_(ctx) {
@@ -66,7 +71,14 @@ void RunOutputs::append_record(std::size_t stage, const std::string& request_id,
 }
 
 void RunOutputs::stage_done(const StageSummary& s, const std::vector<RequestRecord>& records) {
-  stages_.push_back(s);
+  if (cfg_.load.search) {
+    const auto at = std::upper_bound(stages_.begin(), stages_.end(), s, [&](const StageSummary& a, const StageSummary& b) {
+      return swept_load(ctx_.load_mode, a) < swept_load(ctx_.load_mode, b);
+    });
+    stages_.insert(at, s);
+  } else {
+    stages_.push_back(s);
+  }
   write_sweep(s.aborted);
   write_csv();
   if (cfg_.save_result) write_vllm_file(s, records);
@@ -98,6 +110,7 @@ void RunOutputs::write_sweep(bool aborted, nlohmann::ordered_json analysis) {
   meta.analysis = std::move(analysis);
   meta.created_unix_s = static_cast<std::int64_t>(std::time(nullptr));
   meta.aborted = aborted;
+  meta.load_search = load_search_;
   if (!cfg_.requests_jsonl.empty()) meta.requests_file = relative_to_doc(cfg_.requests_jsonl, cfg_.output_json);
   if (cfg_.repeats > 1) meta.repeats = report::repeat_spread_json(analyze::repeat_spread(stages_), cfg_.repeats);
   write_sweep_json(cfg_.output_json, sweep_json(ctx_, stages_, meta));
@@ -124,8 +137,14 @@ void RunOutputs::write_vllm_file(const StageSummary& s, const std::vector<Reques
   std::string name = vllm_result_filename(ctx_, s.load, opt.date);
   if (cfg_.result_filename) {
     name = *cfg_.result_filename;
-    // Several stages cannot share one name: the stage index goes before the extension.
-    if (ctx_.load_values.size() > 1) {
+    // Several stages cannot share one name: the stage index goes before the extension; a searched
+    // run's by load ("-c12"), since its run order is not the load order.
+    if (cfg_.load.search) {
+      fs::path p(name);
+      const std::string load = ctx_.load_mode == LoadMode::concurrency ? fmt::format("c{}", *s.load.max_concurrency)
+                                                                       : fmt::format("rate{:g}", s.load.request_rate);
+      name = (p.parent_path() / fmt::format("{}-{}{}", p.stem().string(), load, p.extension().string())).string();
+    } else if (ctx_.load_values.size() > 1) {
       fs::path p(name);
       name = (p.parent_path() / fmt::format("{}-stage{}{}", p.stem().string(), s.stage_index,
                                             p.extension().string())).string();

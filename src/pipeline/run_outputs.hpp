@@ -12,6 +12,7 @@
 
 #include "pipeline/run_analysis.hpp"
 #include "pipeline/run_config.hpp"
+#include "load/load_search.hpp"
 #include "results/from_summaries.hpp"
 #include "metrics/request_record.hpp"
 #include "metrics/stage_summary.hpp"
@@ -30,7 +31,10 @@ class RunOutputs {
   // Thread-safe, never throws; flushed at once so a crash loses nothing.
   void append_record(std::size_t stage, const std::string& request_id, const RequestRecord& r);
   // After each stage: keeps the summary, rewrites the sweep document and the CSV, writes the vLLM file.
+  // A searched staircase (--concurrency auto) adds stages out of load order: they are kept sorted.
   void stage_done(const StageSummary& s, const std::vector<RequestRecord>& records);
+  // The search's record, written into the sweep document from the next write on.
+  void set_load_search(const LoadSearchRecord& r) { load_search_ = r; }
   // At the end (also after Ctrl-C): final sweep document with `aborted`, and, when the run was not
   // aborted and has at least 2 stages, its analysis, which is also returned (nullopt: none).
   std::optional<AnalysedRun> finish(bool aborted);
@@ -47,6 +51,7 @@ class RunOutputs {
   const RunConfig& cfg_;
   const report::RunContext& ctx_;
   std::vector<StageSummary> stages_;
+  std::optional<LoadSearchRecord> load_search_;
   std::unique_ptr<report::JsonlSink> jsonl_;
   std::vector<std::string> written_;
 };

@@ -14,11 +14,13 @@
 #include "pipeline/run_progress.hpp"
 #include "pipeline/stage_bounds.hpp"
 #include "pipeline/steady_stage.hpp"
+#include "pipeline/stage_source.hpp"
 #include "core/error.hpp"
 #include "exec/runner.hpp"
 #include "load/schedule.hpp"
 #include "metrics/summarize.hpp"
 #include "report/console_summary.hpp"
+#include "report/load_search.hpp"
 #include "report/staircase_table.hpp"
 #include "report/steady_text.hpp"
 #include "report/repeat_text.hpp"
@@ -72,10 +74,10 @@ ConsoleOptions console_options(const RunConfig& cfg) {
   return o;
 }
 
-ProgressView stage_view(const Staircase& sc, const StagePlan& plan) {
+ProgressView stage_view(const Staircase& sc, const StagePlan& plan, std::size_t stage_count) {
   ProgressView v;
   v.stage_index = plan.index;
-  v.stage_count = sc.stages.size();
+  v.stage_count = stage_count;
   const std::string value = plan.load_value == std::numeric_limits<double>::infinity()
                                 ? "inf"
                                 : fmt::format("{:g}", plan.load_value);
@@ -96,7 +98,7 @@ StageInput stage_input(const RunConfig& cfg, const Prepared& p, const StagePlan&
   in.bodies = &p.bodies;
   const std::size_t n = stage_request_count(cfg, plan);  // --stage-seconds: S seconds of arrivals
   const std::size_t size = p.dataset.requests.size();
-  const bool several = p.staircase.stages.size() > 1;
+  const bool several = p.staircase.stages.size() > 1 || cfg.load.search;
   const ScheduleParams sp{n, plan.load.request_rate, plan.load.burstiness, cfg.dataset.seed};
   const RampUp& ramp = cfg.load.ramp;
   const std::vector<Nanos> offsets = ramp.kind == RampKind::none ? make_schedule(sp) : make_ramp_schedule(sp, ramp);
@@ -125,7 +127,10 @@ void run_warmups(const RunConfig& cfg, const Prepared& p, Runner& runner, const 
   for (int i = 0; i < cfg.num_warmups; ++i)
     in.requests.push_back({fmt::format("{}warmup-{}", cfg.dataset.request_id_prefix, i), first.prompt_tokens,
                            first.max_tokens, 0});
-  in.max_concurrency = p.staircase.stages.front().load.max_concurrency;
+  // A searched staircase starts at c=1, or at rates under --max-concurrency.
+  in.max_concurrency = !p.staircase.stages.empty() ? p.staircase.stages.front().load.max_concurrency
+                       : cfg.load.search == LoadMode::concurrency ? std::optional<int>(1)
+                                                                   : cfg.load.max_concurrency;
   StageOutput out = runner.run_stage(in, {}, {});
   int failed = 0;
   for (const RequestRecord& r : out.records) failed += r.ok() ? 0 : 1;
@@ -134,9 +139,9 @@ void run_warmups(const RunConfig& cfg, const Prepared& p, Runner& runner, const 
 
 // As vLLM's benchmark: one request built like the run's first (same body, streamed), before any
 // stage; its failure ends the run as unreachable (exit 3) with the cause. Its own runner: one
-// thread, no grace on a stop, a timeout of at most 300 s.
-void run_preflight_request(const RunConfig& cfg, const Prepared& p, std::stop_token stop) {
-  if (!cfg.preflight_request) return;
+// thread, no grace on a stop, a timeout of at most 300 s. Returns its latency (s) when it ran.
+std::optional<double> run_preflight_request(const RunConfig& cfg, const Prepared& p, std::stop_token stop) {
+  if (!cfg.preflight_request) return std::nullopt;
   ClientOptions opt = client_options(cfg, p);
   opt.threads = 1;
   opt.stop_grace_s = 0;
@@ -149,7 +154,8 @@ void run_preflight_request(const RunConfig& cfg, const Prepared& p, std::stop_to
   in.requests.push_back({cfg.dataset.request_id_prefix + "preflight", first.prompt_tokens, first.max_tokens, 0});
   const StageOutput out = runner.run_stage(in, {}, {});
   const RequestRecord& r = out.records.front();
-  if (r.ok() || stop.stop_requested()) return;
+  if (stop.stop_requested()) return std::nullopt;
+  if (r.ok()) return r.latency_ns() > 0 ? std::optional<double>(static_cast<double>(r.latency_ns()) / 1e9) : std::nullopt;
   const std::string fix = remedy(classify_failure(r.http_status, r.error));
   throw UserError(fmt::format("the test request (POST {}, built like the run's first) failed ({}): {}{}; "
                               "--no-preflight-request skips it",
@@ -199,15 +205,16 @@ struct StageEnv {
   Runner& runner;
   RunOutputs& outputs;
   const RunIo& io;
-  int repeat = 0;  // --repeats: the pass of the staircase
+  std::size_t stage_count;  // for the progress line: the list's length or the search's budget
+  int repeat = 0;           // --repeats: the pass of the staircase
 };
 
 StageRun run_one_stage(const StageEnv& env, const StagePlan& plan) {
-  const auto& [cfg, p, runner, outputs, io, repeat] = env;
+  const auto& [cfg, p, runner, outputs, io, stage_count, repeat] = env;
   const StageInput in = stage_input(cfg, p, plan, repeat);
   print_stage_header(p.ctx, plan, io);
   ProgressLine progress(io.err, io.progress && !cfg.disable_tqdm && isatty(fileno(io.err)),
-                        stage_view(p.staircase, plan));
+                        stage_view(p.staircase, plan, stage_count));
   // Outputs re-tokenized on the worker thread (local tokenizer only: microseconds, no I/O); each
   // slot is written by the one thread that finished that request, applied after the stage.
   // A map: cycled stages (--stage-seconds) issue more requests than listed. The runner calls
@@ -242,6 +249,40 @@ StageRun run_one_stage(const StageEnv& env, const StagePlan& plan) {
   return run;
 }
 
+// Runs the stages `source` gives until it is done, a stage fails too often (returns true) or the
+// run is stopped; each summary goes into result.stages (in load order for a searched run).
+bool run_stages(const StageEnv& env, StageSource& source, std::stop_token stop, RunResult& result) {
+  const auto& [cfg, p, runner, outputs, io, stage_count, repeat] = env;
+  const std::size_t first = result.stages.size();  // this pass's stages (--repeats: earlier passes stay put)
+  bool failures = false;
+  while (!stop.stop_requested()) {
+    const std::optional<StagePlan> plan = source.next();
+    if (!plan) break;
+    if (!source.why().empty()) print(io.out, source.why() + "\n");
+    if (source.record()) outputs.set_load_search(*source.record());
+    StageRun stage = run_one_stage(env, *plan);
+    source.done(stage.summary);
+    const bool too_many = too_many_failures(cfg, stage.summary);
+    // A server that is down (or killed mid-run) fails every later stage too: stop here.
+    if (too_many) note(io, format_failure_stop(p.staircase.mode, plan->load_value, stage.summary));
+    failures = failures || too_many;
+    result.stages.push_back(std::move(stage.summary));
+    if (too_many) source.stop(SearchStop::failures);
+    if (stage.stop) source.stop(SearchStop::aborted);
+    if (too_many || stage.stop || stop.stop_requested()) break;
+  }
+  if (stop.stop_requested()) source.stop(SearchStop::aborted);
+  if (!source.record()) return failures;
+  outputs.set_load_search(*source.record());
+  print(io.out, report::format_search_end(*source.record()) + "\n");
+  // Run order is the search's; the table reads by load.
+  std::stable_sort(result.stages.begin() + static_cast<std::ptrdiff_t>(first), result.stages.end(), [&](const StageSummary& a, const StageSummary& b) {
+    return p.staircase.mode == LoadMode::concurrency ? a.load.max_concurrency < b.load.max_concurrency
+                                                     : a.load.request_rate < b.load.request_rate;
+  });
+  return failures;
+}
+
 }  // namespace
 
 RunResult run(const RunConfig& cfg, const RunIo& io, std::stop_token stop) {
@@ -256,26 +297,18 @@ RunResult run(const RunConfig& cfg, const RunIo& io, std::stop_token stop) {
   }
   Prepared& p = *prepared;
   result.model_id = p.ctx.model_id;
-  run_preflight_request(cfg, p, stop);  // before any output file exists
+  const std::optional<double> one_request_s = run_preflight_request(cfg, p, stop);  // before any output file exists
   RunOutputs outputs(cfg, p.ctx);
   Runner runner(client_options(cfg, p));
   // Runs on the requesting thread (or here, when the stop came during preparation).
   std::stop_callback stop_runner(stop, [&runner] { runner.request_stop(); });
   if (!stop.stop_requested()) run_warmups(cfg, p, runner, io);
-  bool failures = false, halted = false;
-  for (int repeat = 0; repeat < cfg.repeats && !halted && !stop.stop_requested(); ++repeat) {  // --repeats
-  if (cfg.repeats > 1) note(io, format_repeat_header(repeat, cfg.repeats));
-  const StageEnv env{cfg, p, runner, outputs, io, repeat};
-  for (const StagePlan& plan : p.staircase.stages) {
-    if (stop.stop_requested()) break;
-    StageRun stage = run_one_stage(env, plan);
-    const bool too_many = too_many_failures(cfg, stage.summary);
-    // A server that is down (or killed mid-run) fails every later stage too: stop here.
-    if (too_many) note(io, format_failure_stop(p.staircase.mode, plan.load_value, stage.summary));
-    failures = failures || too_many;
-    result.stages.push_back(std::move(stage.summary));
-    if (too_many || stage.stop || stop.stop_requested()) { halted = true; break; }
-  }
+  bool failures = false;
+  for (int repeat = 0; repeat < cfg.repeats && !failures && !stop.stop_requested(); ++repeat) {  // --repeats
+    if (cfg.repeats > 1) note(io, format_repeat_header(repeat, cfg.repeats));
+    // Stages come from the fixed list, or one at a time from the knee search (--concurrency auto).
+    StageSource source(cfg.load, p.staircase, static_cast<int>(p.dataset.requests.size()), one_request_s);
+    failures = run_stages({cfg, p, runner, outputs, io, source.planned_count(), repeat}, source, stop, result);
   }
   result.aborted = stop.stop_requested();
   result.analysis = outputs.finish(result.aborted);

@@ -8,6 +8,7 @@
 #include <limits>
 
 #include "core/error.hpp"
+#include "report/load_search.hpp"
 #include "report/py_json.hpp"
 #include "report/vllm_result.hpp"
 
@@ -133,6 +134,7 @@ ordered_json sweep_json(const RunContext& ctx, const std::vector<StageSummary>& 
   j["config"] = config_json(ctx.config_json);
   j["environment"] = environment_json(ctx);
   j["load_mode"] = ctx.load_mode == LoadMode::concurrency ? "concurrency" : "request_rate";
+  if (meta.load_search) j["load_search"] = load_search_json(*meta.load_search);  // only searched runs
   j["requests_file"] = meta.requests_file ? ordered_json(*meta.requests_file) : ordered_json(nullptr);
   ordered_json arr = ordered_json::array();
   for (const StageSummary& s : stages) arr.push_back(sweep_stage_json(ctx, s));

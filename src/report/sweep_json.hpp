@@ -9,6 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "load/load_search.hpp"
 #include "metrics/stage_summary.hpp"
 #include "report/run_context.hpp"
 
@@ -20,6 +21,7 @@ struct SweepMeta {
   std::optional<std::string> requests_file;  // per-request JSONL, relative to the document's folder
   nlohmann::ordered_json analysis{};       // the run's analysis (report/analysis_json.hpp); null = none yet
   nlohmann::ordered_json repeats{};        // --repeats > 1: the spread per stage (report/repeat_text.hpp); null = not written
+  std::optional<LoadSearchRecord> load_search{};  // --concurrency/--request-rate auto: how stages were chosen
 };
 
 nlohmann::ordered_json sweep_json(const RunContext& ctx, const std::vector<StageSummary>& stages,

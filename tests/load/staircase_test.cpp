@@ -131,5 +131,74 @@ TEST(Staircase, ModeNames) {
   EXPECT_STREQ(to_string(LoadMode::request_rate), "request_rate");
 }
 
+// --- searched staircases (--concurrency auto / --request-rate auto) ---
+
+TEST(StaircaseSearch, ConcurrencyAutoPlansNoFixedStagesAndBuildsEachOnDemand) {
+  StaircaseParams p;
+  p.concurrency.clear();
+  p.search = LoadMode::concurrency;
+  const Staircase s = plan_staircase(p, 40);
+  EXPECT_EQ(s.mode, LoadMode::concurrency);
+  EXPECT_TRUE(s.stages.empty());
+  const StagePlan st = plan_stage(p, 40, 12, 6);
+  EXPECT_EQ(st.index, 6u);
+  EXPECT_EQ(st.load.max_concurrency, 12);
+  EXPECT_EQ(st.load_value, 12);
+  EXPECT_TRUE(std::isinf(st.load.request_rate));
+  EXPECT_EQ(st.num_requests, 40);
+}
+
+TEST(StaircaseSearch, RateAutoStagesKeepTheMaxConcurrency) {
+  StaircaseParams p;
+  p.request_rates.clear();
+  p.search = LoadMode::request_rate;
+  p.max_concurrency = 8;
+  EXPECT_EQ(problems_of(p), "");
+  const Staircase s = plan_staircase(p, 40);
+  EXPECT_EQ(s.mode, LoadMode::request_rate);
+  const StagePlan st = plan_stage(p, 40, 27.5, 2);
+  EXPECT_EQ(st.load.request_rate, 27.5);
+  EXPECT_EQ(st.load.max_concurrency, 8);
+  EXPECT_EQ(st.load_value, 27.5);
+}
+
+TEST(StaircaseSearch, AutoStandsAloneAndItsPrecisionAndBudgetAreChecked) {
+  StaircaseParams p;
+  p.concurrency = {4};
+  p.search = LoadMode::concurrency;
+  p.knee_precision = 1.0;
+  p.max_stages = 2;
+  EXPECT_EQ(fields_of(p), (std::vector<std::string>{"concurrency", "knee_precision", "max_stages"}));
+  p.concurrency.clear();
+  p.knee_precision = 0;
+  p.max_stages = 3;
+  EXPECT_EQ(fields_of(p), (std::vector<std::string>{"knee_precision"}));
+  p.knee_precision = 0.1;
+  p.max_concurrency = 4;  // the search sets the limit of every stage
+  EXPECT_EQ(fields_of(p), (std::vector<std::string>{"max_concurrency"}));
+}
+
+TEST(StaircaseSearch, RateAutoRefusesRateValuesConcurrencyValuesAndRamps) {
+  StaircaseParams p;
+  p.search = LoadMode::request_rate;
+  p.request_rates = {4};
+  p.concurrency = {8};
+  EXPECT_EQ(fields_of(p), (std::vector<std::string>{"request_rates", "concurrency"}));
+  p.request_rates.clear();
+  p.concurrency.clear();
+  p.ramp = RampUp{RampKind::linear, 1, 10};
+  EXPECT_EQ(fields_of(p), (std::vector<std::string>{"request_rates"}));
+}
+
+TEST(StaircaseSearch, ConcurrencyAutoTakesOneRateForEveryStage) {
+  StaircaseParams p;
+  p.search = LoadMode::concurrency;
+  p.request_rates = {5};
+  EXPECT_EQ(problems_of(p), "");
+  EXPECT_EQ(plan_stage(p, 10, 4, 0).load.request_rate, 5);
+  p.request_rates = {5, 10};
+  EXPECT_EQ(fields_of(p), (std::vector<std::string>{"request_rates"}));
+}
+
 }  // namespace
 }  // namespace sb
