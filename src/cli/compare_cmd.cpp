@@ -2,6 +2,7 @@
 // shift, equivalence checks, hints; --fail-if rules give CI an exit code (gate_failed).
 #include <algorithm>
 #include <cstdio>
+#include <cstring>
 #include <fstream>
 #include <string>
 #include <vector>
@@ -10,6 +11,7 @@
 
 #include "analyze/analysis.hpp"
 #include "report/analysis_json.hpp"
+#include "report/atomic_file.hpp"
 #include "analyze/compare.hpp"
 #include "report/analysis_console.hpp"
 #include "report/analysis_text.hpp"
@@ -56,9 +58,10 @@ int run_compare(const CompareFlags& f) {
   else
     std::fputs(report::console_compare(runs[0], runs[1], cmp, gate).c_str(), stdout);
   if (!f.out_html.empty()) {
-    std::ofstream out(f.out_html, std::ios::binary);
-    if (!out || !(out << report::render(report::html_compare_document(runs, analyses, cmp, gate))))
-      throw UserError("--out " + f.out_html + ": cannot write file");
+    const int err =
+        report::try_write_file_atomic(f.out_html, report::render(report::html_compare_document(runs, analyses, cmp, gate)));
+    if (err != 0)
+      throw UserError("--out " + f.out_html + ": cannot write file: " + std::strerror(err), ExitCode::write_failed);
   }
   // The rule as the user typed it, so CI logs show which --fail-if tripped and where.
   for (const auto& v : gate.violations)

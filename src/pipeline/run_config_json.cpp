@@ -94,6 +94,7 @@ std::string redacted_config_json(const RunConfig& c, const std::string& model_id
   for (const auto& [k, v] : c.metadata) metadata[k] = v;
   j["metadata"] = metadata;
   j["max_failure_ratio"] = optional_json(c.max_failure_ratio);
+  j["insecure"] = c.client.endpoint.insecure;  // --insecure: TLS certificates were not verified
   return j.dump();
 }
 

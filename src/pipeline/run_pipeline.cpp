@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <limits>
 
+#include "pipeline/output_paths.hpp"
 #include "pipeline/output_recount.hpp"
 #include "report/remedies.hpp"
 #include "pipeline/run_outputs.hpp"
@@ -223,6 +224,9 @@ StageRun run_one_stage(const StageEnv& env, const StagePlan& plan) {
 
 RunResult run(const RunConfig& cfg, const RunIo& io, std::stop_token stop) {
   throw_if_problems(validate(cfg));
+  throw_if_problems(check_output_paths(cfg));  // before any request (preflight's included) is sent
+  if (cfg.client.endpoint.insecure)
+    note(io, "warning: --insecure: TLS certificates are not verified (recorded as \"insecure\": true in the results)");
   std::optional<Prepared> prepared = prepare_until_stopped(cfg, io.err, stop);
   RunResult result;
   if (!prepared) {
@@ -233,6 +237,9 @@ RunResult run(const RunConfig& cfg, const RunIo& io, std::stop_token stop) {
   }
   Prepared& p = *prepared;
   result.model_id = p.ctx.model_id;
+  std::vector<StageLoad> loads;
+  for (const StagePlan& plan : p.staircase.stages) loads.push_back(plan.load);
+  throw_if_problems(check_result_file_names(cfg, p.ctx, loads));
   run_preflight_request(cfg, p, stop);  // before any output file exists
   RunOutputs outputs(cfg, p.ctx);
   Runner runner(client_options(cfg, p));
@@ -255,7 +262,13 @@ RunResult run(const RunConfig& cfg, const RunIo& io, std::stop_token stop) {
   result.analysis = outputs.finish(result.aborted);
   if (!result.stages.empty()) print(io.out, format_staircase_table(p.ctx.load_mode, result.stages));
   for (const std::string& path : outputs.written()) note(io, "wrote " + path);
-  if (result.aborted) {
+  const std::vector<std::string> lost = outputs.lost();
+  for (const std::string& line : lost) note(io, "error: " + line);
+  if (!lost.empty()) {
+    // Lost results outrank an abort or a failure stop: the evidence the run was for is incomplete.
+    result.code = ExitCode::write_failed;
+    if (result.aborted) note(io, "aborted: the outputs above could not be written");
+  } else if (result.aborted) {
     note(io, "aborted: outputs written and marked \"aborted\": true");
     result.code = ExitCode::aborted;
   } else if (failures) {
