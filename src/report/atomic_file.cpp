@@ -36,9 +36,11 @@ std::string temp_path_for(const std::string& target) {
   return dir == "/" ? "/" + tmp_name : dir + "/" + tmp_name;
 }
 
-// Direct write to a device, pipe or terminal: no rename possible, no fsync meaningful.
+// Direct write to a device, pipe or terminal: no rename possible, no fsync meaningful. O_APPEND:
+// /dev/stdout redirected to a file is a new description of it, which would write from offset 0
+// over what the shell's stdout wrote.
 int write_special(const std::string& path, std::string_view text) noexcept {
-  const int fd = ::open(path.c_str(), O_WRONLY | O_CLOEXEC | O_NOCTTY);
+  const int fd = ::open(path.c_str(), O_WRONLY | O_APPEND | O_CLOEXEC | O_NOCTTY);
   if (fd < 0) return errno;
   int err = write_all(fd, text);
   if (::close(fd) != 0 && err == 0) err = errno;
@@ -59,6 +61,9 @@ int write_replacing(const std::string& target, std::string_view text) noexcept {
   // 0666 less the umask, as a plain open() of the target would give.
   const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
   if (fd < 0) return errno;
+  // A file being replaced keeps its mode (a user's chmod 600 on a results file survives the run).
+  struct stat old {};
+  if (::stat(target.c_str(), &old) == 0) (void)::fchmod(fd, old.st_mode & 07777);
   int err = write_all(fd, text);
   if (err == 0 && ::fsync(fd) != 0) err = errno;
   if (::close(fd) != 0 && err == 0) err = errno;  // NFS reports a deferred ENOSPC here

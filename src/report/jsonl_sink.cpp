@@ -82,9 +82,11 @@ void format_request_line(std::string& out, std::size_t stage, const RequestRecor
 
 JsonlSink::JsonlSink(const std::string& path, bool append) : path_(path) {
   struct stat st {};
-  const bool special = ::stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode);
+  // /dev/stdout may be the shell's redirect to a file: appended to, never truncated under it.
+  const bool special = path.starts_with("/dev/") || path.starts_with("/proc/") ||
+                       (::stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode));
   int flags = O_WRONLY | O_CLOEXEC | O_NOCTTY;
-  if (!special) flags |= O_CREAT | (append ? O_APPEND : O_TRUNC);
+  flags |= special ? O_APPEND : O_CREAT | (append ? O_APPEND : O_TRUNC);
   fd_ = ::open(path.c_str(), flags, 0666);
   if (fd_ < 0) throw UserError("cannot write per-request file " + path + ": " + std::strerror(errno));
   regular_ = ::fstat(fd_, &st) == 0 && S_ISREG(st.st_mode);

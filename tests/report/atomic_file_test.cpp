@@ -110,6 +110,15 @@ TEST(AtomicFile, DevFullIsWrittenDirectlyAndItsErrorReported) {
   EXPECT_EQ(try_write_file_atomic("/dev/null", "data"), 0);
 }
 
+TEST(AtomicFile, ReplacedFileKeepsItsMode) {
+  AtomicDir dir;
+  const std::string target = (dir.path / "private.json").string();
+  write_file_atomic(target, "a");
+  fs::permissions(target, fs::perms::owner_read | fs::perms::owner_write);
+  write_file_atomic(target, "b");
+  EXPECT_EQ(fs::status(target).permissions() & fs::perms::all, fs::perms::owner_read | fs::perms::owner_write);
+}
+
 TEST(AtomicFile, SymlinkIsFollowedAndKept) {
   AtomicDir dir;
   const fs::path real = dir.path / "real.json";
