@@ -89,7 +89,8 @@ JsonlSink::JsonlSink(const std::string& path, bool append) : path_(path) {
   flags |= special ? O_APPEND : O_CREAT | (append ? O_APPEND : O_TRUNC);
   fd_ = ::open(path.c_str(), flags, 0666);
   if (fd_ < 0) throw UserError("cannot write per-request file " + path + ": " + std::strerror(errno));
-  regular_ = ::fstat(fd_, &st) == 0 && S_ISREG(st.st_mode);
+  // Cut back on a failure only in a file of our own: a redirected stdout holds the console's lines too.
+  regular_ = !special && ::fstat(fd_, &st) == 0 && S_ISREG(st.st_mode);
   if (regular_) good_bytes_ = static_cast<std::int64_t>(st.st_size);
 }
 
