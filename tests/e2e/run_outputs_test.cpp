@@ -5,6 +5,8 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <fcntl.h>
+#include <grp.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -87,13 +89,50 @@ TEST(RunOutputsE2e, UnwritableResultDirFailsBeforeAnyRequest) {
                                     "--result-dir: /proc/self/task: cannot create files in /proc/self/task", "out_proc");
 }
 
+// `servebench run` as user nobody (65534) when the tests run as root, who may write into a chmod
+// 500 folder: the check must then see the folder as an ordinary user does.
+RunResult run_servebench_unprivileged(const std::vector<std::string>& args, const fs::path& dir) {
+  if (::geteuid() != 0) return run_servebench(args, dir);
+  const pid_t pid = ::fork();
+  if (pid == 0) {
+    if (::chdir(dir.c_str()) != 0) ::_exit(126);
+    const int out = ::open((dir / "run.out").c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    const int err = ::open((dir / "run.err").c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    ::dup2(out, STDOUT_FILENO);
+    ::dup2(err, STDERR_FILENO);
+    ::unsetenv("OPENAI_API_KEY");
+    if (::setgroups(0, nullptr) != 0 || ::setgid(65534) != 0 || ::setuid(65534) != 0) ::_exit(125);
+    std::vector<std::string> all = {SB_BINARY, "run"};
+    all.insert(all.end(), args.begin(), args.end());
+    std::vector<char*> argv;
+    for (auto& a : all) argv.push_back(a.data());
+    argv.push_back(nullptr);
+    ::execv(SB_BINARY, argv.data());
+    ::_exit(127);
+  }
+  RunResult r;
+  r.code = wait_exit(pid, 60);
+  r.out = slurp(dir / "run.out");
+  r.err = slurp(dir / "run.err");
+  return r;
+}
+
 TEST(RunOutputsE2e, ReadOnlyResultDirFailsBeforeAnyRequest) {
-  if (::geteuid() == 0) GTEST_SKIP() << "root can write into a chmod 500 folder";
-  TempDir dir("out_ro_parent");
+  TempDir dir("out_ro");
+  ::chmod(dir.path.c_str(), 0755);  // reachable by nobody, who may not write here either
   const fs::path ro = dir.path / "ro";
   fs::create_directories(ro);
   ::chmod(ro.c_str(), 0500);
-  expect_refused_before_any_request({"--save-result", "--result-dir", ro.string()}, "cannot create files in", "out_ro");
+  CaptureServer server("m");
+  ASSERT_NE(server.port(), 0);
+  const RunResult r = run_servebench_unprivileged({"--port", std::to_string(server.port()), "--num-prompts", "2",
+                                                   "--save-result", "--result-dir", ro.string()},
+                                                  dir.path);
+  EXPECT_EQ(r.code, 2) << r.err;
+  EXPECT_NE(r.err.find("--result-dir: " + ro.string() + ": cannot create files in " + ro.string() +
+                       ": Permission denied"),
+            std::string::npos) << r.err;
+  EXPECT_TRUE(server.requests().empty());
   ::chmod(ro.c_str(), 0700);
 }
 
