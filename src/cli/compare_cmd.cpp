@@ -3,6 +3,7 @@
 // code (gate_failed) and trip only on significant changes past their limit and floor (docs/compare.md).
 #include <algorithm>
 #include <cstdio>
+#include <cstring>
 #include <fstream>
 #include <optional>
 #include <string>
@@ -11,6 +12,8 @@
 #include <CLI/CLI.hpp>
 
 #include "analyze/analysis.hpp"
+#include "report/analysis_json.hpp"
+#include "report/atomic_file.hpp"
 #include "analyze/compare.hpp"
 #include "analyze/gate.hpp"
 #include "cli/commands.hpp"
@@ -57,9 +60,10 @@ std::vector<analyze::KernelSummary> kernel_summaries(const std::string& path) {
   return out;
 }
 
+// Atomic (temp + fsync + rename): a failed write leaves any earlier file as it was, and exits 6.
 void write_file(const std::string& flag, const std::string& path, const std::string& text) {
-  std::ofstream out(path, std::ios::binary);
-  if (!out || !(out << text)) throw UserError(flag + " " + path + ": cannot write file");
+  const int err = report::try_write_file_atomic(path, text);
+  if (err != 0) throw UserError(flag + " " + path + ": cannot write file: " + std::strerror(err), ExitCode::write_failed);
 }
 
 int run_compare(const CompareFlags& f) {

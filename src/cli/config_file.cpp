@@ -2,6 +2,13 @@
 
 #include <fmt/format.h>
 
+#include <sys/stat.h>
+
+#include <cctype>
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <iterator>
 #include <filesystem>
 #include <toml++/toml.h>
 
@@ -38,6 +45,30 @@ ConfigEntry entry_for(const std::string& path, std::string_view key, const toml:
   return e;
 }
 
+// api_key, or a header whose name carries credentials (net/secrets.hpp's list).
+bool holds_credential(const ConfigFile& cfg) {
+  for (const ConfigEntry& e : cfg.entries) {
+    if (e.key == "api-key") return true;
+    if (e.key != "header") continue;
+    for (const std::string& h : e.values) {
+      std::string name = h.substr(0, h.find_first_of(":="));
+      for (char& c : name) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+      if (name.find("authorization") != std::string::npos || name.find("api-key") != std::string::npos)
+        return true;
+    }
+  }
+  return false;
+}
+
+void warn_if_readable(ConfigFile& cfg) {
+  struct stat st {};
+  if (::stat(cfg.path.c_str(), &st) != 0 || (st.st_mode & (S_IRGRP | S_IROTH)) == 0) return;
+  if (!holds_credential(cfg)) return;
+  cfg.warnings.push_back(fmt::format("{} holds an API key and can be read by {} (mode {:04o}): chmod 600 {}",
+                                     cfg.path, (st.st_mode & S_IROTH) ? "everyone" : "its group",
+                                     st.st_mode & 07777, cfg.path));
+}
+
 }  // namespace
 
 std::string canonical_flag_name(std::string name) {
@@ -48,9 +79,17 @@ std::string canonical_flag_name(std::string name) {
 }
 
 ConfigFile load_config_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    if (!std::filesystem::exists(path)) throw UserError(fmt::format("--config: {}: no such file", path));
+    throw UserError(fmt::format("--config: {}: cannot read: {}", path, std::strerror(errno)));
+  }
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  // A byte order mark (Windows editors write one) is not TOML; the line numbers stay the same.
+  if (text.starts_with("\xEF\xBB\xBF")) text.erase(0, 3);
   toml::table table;
   try {
-    table = toml::parse_file(path);
+    table = toml::parse(text, path);
   } catch (const toml::parse_error& e) {
     const auto& where = e.source().begin;
     if (!std::filesystem::exists(path)) throw UserError(fmt::format("--config: {}: no such file", path));
@@ -59,6 +98,7 @@ ConfigFile load_config_file(const std::string& path) {
   ConfigFile cfg;
   cfg.path = path;
   for (auto&& [key, node] : table) cfg.entries.push_back(entry_for(path, key.str(), node));
+  warn_if_readable(cfg);
   return cfg;
 }
 

@@ -17,10 +17,13 @@ struct ConfigEntry {
 struct ConfigFile {
   std::string path;
   std::vector<ConfigEntry> entries;  // sorted by key (toml++ tables are ordered maps)
+  // One line each, for stderr: a file holding a credential (api_key, an Authorization-like
+  // header) that group or others can read.
+  std::vector<std::string> warnings;
 };
 
 // Throws sb::UserError (config_error) naming FILE:LINE for syntax errors and unsupported values
-// (tables, nested arrays).
+// (tables, nested arrays). A UTF-8 byte order mark at the start is accepted.
 ConfigFile load_config_file(const std::string& path);
 
 // "num_prompts" / "--num-prompts" -> "num-prompts".

@@ -1,6 +1,7 @@
 // servebench report RESULTS.json [MORE.json ...]: knee, regions, capacity answers; terminal text,
 // JSON (--format json) and a self-contained HTML file (--out).
 #include <cstdio>
+#include <cstring>
 #include <fstream>
 #include <optional>
 #include <string>
@@ -10,6 +11,7 @@
 
 #include "analyze/analysis.hpp"
 #include "report/analysis_json.hpp"
+#include "report/atomic_file.hpp"
 #include "report/analysis_console.hpp"
 #include "report/html_view.hpp"
 #include "cli/commands.hpp"
@@ -31,8 +33,9 @@ struct ReportFlags {
 };
 
 void write_text_file(const std::string& path, const std::string& text, const char* flag) {
-  std::ofstream out(path, std::ios::binary);
-  if (!out || !(out << text)) throw UserError(std::string(flag) + " " + path + ": cannot write file");
+  const int err = report::try_write_file_atomic(path, text);
+  if (err != 0)
+    throw UserError(std::string(flag) + " " + path + ": cannot write file: " + std::strerror(err), ExitCode::write_failed);
 }
 
 int run_report(const ReportFlags& f) {

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <limits>
 
+#include "cli/header_arg.hpp"
 #include "core/error.hpp"
 
 namespace sb::cli {
@@ -73,9 +74,9 @@ void read_target(const OptionReader& r, const EnvLookup& env, RunConfig& c) {
   c.served_model_name = r.text("served-model-name");
   c.tokenizer = r.text("tokenizer");
   for (const std::string& h : r.items("header")) {
-    auto [k, v] = split_pair(h, '=');
-    if (k.empty() || h.find('=') == std::string::npos) r.error("header", fmt::format("'{}' is not KEY=VALUE", k));
-    else c.client.headers.emplace_back(k, v);
+    HeaderArg arg = parse_header_arg(h);  // its messages never show a value: they are credentials
+    if (arg.header) c.client.headers.push_back(std::move(*arg.header));
+    else r.error("header", arg.error);
   }
   read_api_key(r, env, c);
   constexpr double kAny = std::numeric_limits<double>::lowest();  // ranges: validate(ClientOptions)

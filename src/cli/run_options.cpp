@@ -12,6 +12,7 @@
 #include "cli/run_config_build.hpp"
 #include "cli/run_flags.hpp"
 #include "core/error.hpp"
+#include "pipeline/output_paths.hpp"
 
 namespace sb::cli {
 
@@ -135,7 +136,9 @@ std::optional<RunConfig> parse_run_options(const ParseInput& in) {
   config_path = find_config_file(config_path, in.cwd);
   if (config_path) {
     try {
-      merge_config_file(load_config_file(*config_path), raw, errors);
+      const ConfigFile file = load_config_file(*config_path);
+      for (const std::string& w : file.warnings) std::cerr << "warning: " << w << "\n";
+      merge_config_file(file, raw, errors);
     } catch (const UserError& e) {
       errors.push_back(e.what());
     }
@@ -143,6 +146,7 @@ std::optional<RunConfig> parse_run_options(const ParseInput& in) {
   RunConfig cfg = build_run_config(OptionReader(raw, errors), in.env);
   cfg.config_path = config_path;
   add_problems(pipeline::validate(cfg), raw, errors);
+  add_problems(pipeline::check_output_paths(cfg), raw, errors);  // unwritable outputs fail before any request
   if (!errors.empty()) {
     std::string msg = errors.size() == 1 ? errors.front()
                                          : fmt::format("{} problems with the options:", errors.size());

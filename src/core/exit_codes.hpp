@@ -10,6 +10,7 @@ enum class ExitCode : int {
   unreachable = 3,        // preflight failed: connection refused, DNS, TLS, 401/403, unknown model
   too_many_failures = 4,  // --max-failure-ratio exceeded
   gate_failed = 5,        // compare --fail-if rule violated
+  write_failed = 6,       // an output file could not be written (disk full, I/O error): results lost
   aborted = 130,          // Ctrl-C / SIGTERM: dispatch stopped, outputs written and marked aborted
 };
 

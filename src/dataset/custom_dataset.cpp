@@ -24,6 +24,15 @@ struct Row {
   std::size_t line = 0;
 };
 
+// Where a row is in the file: the first pass keeps only this, so a 2 GB file sampled for 20
+// prompts holds 20 prompts in memory, not the file (docs/datasets.md).
+struct RowPlace {
+  std::size_t begin = 0;
+  std::size_t length = 0;
+  std::size_t line = 0;
+  bool has_output_tokens = false;
+};
+
 struct RowError {
   std::string why;
 };
@@ -45,7 +54,8 @@ std::optional<int> read_output_tokens(od::value v) {
   return static_cast<int>(n);
 }
 
-Row parse_row(od::parser& parser, simdjson::padded_string_view line) {
+// `keep_prompt` false: checked only (the first pass), the text is not copied.
+Row parse_row(od::parser& parser, simdjson::padded_string_view line, bool keep_prompt) {
   Row row;
   bool has_prompt = false;
   od::document doc = parser.iterate(line);
@@ -59,7 +69,7 @@ Row parse_row(od::parser& parser, simdjson::padded_string_view line) {
       if (type_of(v) != od::json_type::string || v.get_string().get(text)) {
         throw RowError{"\"prompt\" must be a string"};
       }
-      row.prompt.assign(text);
+      if (keep_prompt) row.prompt.assign(text);
       has_prompt = true;
     } else if (key == "output_tokens") {
       row.output_tokens = read_output_tokens(field.value());
@@ -73,14 +83,18 @@ Row parse_row(od::parser& parser, simdjson::padded_string_view line) {
   return row;
 }
 
-std::vector<Row> parse_rows(const PaddedFile& file, const std::string& path) {
-  std::vector<Row> rows;
+// Pages behind the first pass are given back every this many bytes.
+constexpr std::size_t kDropEveryBytes = std::size_t{32} << 20;
+
+std::vector<RowPlace> scan_rows(const PaddedFile& file, const std::string& path) {
+  std::vector<RowPlace> rows;
   od::parser parser;
   // On-Demand validates lazily, and how much it notices depends on the SIMD kernel compiled in; a
   // full DOM pass first makes "malformed JSON" the same verdict on every machine (cold path).
   simdjson::dom::parser validator;
   const std::string_view text = file.text();
   std::size_t line_no = 0;
+  std::size_t dropped = 0;
   for (std::size_t pos = 0; pos < text.size();) {
     std::size_t eol = text.find('\n', pos);
     if (eol == std::string_view::npos) eol = text.size();
@@ -88,18 +102,30 @@ std::vector<Row> parse_rows(const PaddedFile& file, const std::string& path) {
     std::string_view line = text.substr(pos, eol - pos);
     const std::size_t begin = pos;
     pos = eol + 1;
+    if (pos - dropped >= kDropEveryBytes) {
+      file.drop_pages_before(begin);
+      dropped = begin;
+    }
     if (line.find_first_not_of(" \t\r") == std::string_view::npos) continue;  // blank line
     try {
       if (auto err = validator.parse(line.data(), line.size()).error()) throw simdjson::simdjson_error(err);
-      rows.push_back(parse_row(parser, file.slice(begin, line.size())));
-      rows.back().line = line_no;
+      const Row row = parse_row(parser, file.slice(begin, line.size()), false);
+      rows.push_back({begin, line.size(), line_no, row.output_tokens.has_value()});
     } catch (const RowError& e) {
       throw UserError(fmt::format("{}:{}: {}", path, line_no, e.why));
     } catch (const simdjson::simdjson_error& e) {
       throw UserError(fmt::format("{}:{}: malformed JSON ({})", path, line_no, e.what()));
     }
   }
+  file.drop_pages_before(text.size());
   return rows;
+}
+
+// The second pass: only the rows the run takes, read again from their place (checked already).
+Row read_row(od::parser& parser, const PaddedFile& file, const RowPlace& place) {
+  Row row = parse_row(parser, file.slice(place.begin, place.length), true);
+  row.line = place.line;
+  return row;
 }
 
 void check_custom_path(const DatasetConfig& cfg) {
@@ -112,23 +138,29 @@ void check_custom_path(const DatasetConfig& cfg) {
 
 Dataset load_custom(const DatasetConfig& cfg, const Tokenizer* tokenizer) {
   check_custom_path(cfg);
-  std::vector<Row> rows = parse_rows(PaddedFile::open(cfg.path), cfg.path);
-  if (rows.empty()) throw UserError(fmt::format("--dataset-path: {}: no rows", cfg.path));
+  const PaddedFile file = PaddedFile::open(cfg.path, PaddedFile::Access::streamed);
+  const std::vector<RowPlace> places = scan_rows(file, cfg.path);
+  if (places.empty()) throw UserError(fmt::format("--dataset-path: {}: no rows", cfg.path));
   const bool per_row_output = cfg.custom_output_len == -1;
-  for (const Row& r : rows) {
-    if (per_row_output && !r.output_tokens) {
+  for (const RowPlace& r : places) {
+    if (per_row_output && !r.has_output_tokens) {
       throw UserError(fmt::format("{}:{}: --custom-output-len -1 needs \"output_tokens\" in every row",
                                   cfg.path, r.line));
     }
   }
-  const auto order = shuffled_order(rows.size(), cfg.seed, cfg.disable_shuffle);
+  // The same rows as when every row was kept: the order is drawn over all of them.
+  const auto order = shuffled_order(places.size(), cfg.seed, cfg.disable_shuffle);
   const std::size_t take = cfg.num_prompts <= 0
-                               ? rows.size()
-                               : std::min(rows.size(), static_cast<std::size_t>(cfg.num_prompts));
+                               ? places.size()
+                               : std::min(places.size(), static_cast<std::size_t>(cfg.num_prompts));
+  std::vector<Row> rows;
+  rows.reserve(take);
+  od::parser parser;
+  for (std::size_t i = 0; i < take; ++i) rows.push_back(read_row(parser, file, places[order[i]]));
   Dataset ds;
   ds.requests.resize(take);
   parallel_for(take, [&](std::size_t i) {
-    Row& row = rows[order[i]];
+    Row& row = rows[i];
     RequestSpec& spec = ds.requests[i];
     spec.prompt_tokens = tokenizer ? static_cast<int>(tokenizer->count(row.prompt, true)) : -1;
     spec.max_tokens = per_row_output ? *row.output_tokens : cfg.custom_output_len;

@@ -1,6 +1,7 @@
 #include "net/endpoint.hpp"
 
 #include <cctype>
+#include <algorithm>
 #include <charconv>
 
 #include "core/error.hpp"
@@ -16,8 +17,18 @@ bool starts_with_nocase(std::string_view s, std::string_view prefix) {
   return true;
 }
 
+// The URL as an error may show it: user:password@ (a key, often) becomes ***@.
+std::string shown_url(std::string_view url) {
+  const std::size_t scheme = url.find("://");
+  const std::size_t host_from = scheme == std::string_view::npos ? 0 : scheme + 3;
+  const std::size_t host_end = std::min(url.find_first_of("/?#", host_from), url.size());
+  const std::size_t at = url.substr(0, host_end).rfind('@');
+  if (at == std::string_view::npos || at < host_from) return std::string(url);
+  return std::string(url.substr(0, host_from)) + "***" + std::string(url.substr(at));
+}
+
 [[noreturn]] void bad_url(std::string_view url, std::string_view why) {
-  throw UserError("--base-url '" + std::string(url) + "': " + std::string(why));
+  throw UserError("--base-url '" + shown_url(url) + "': " + std::string(why));
 }
 
 std::uint16_t parse_port(std::string_view url, std::string_view text) {

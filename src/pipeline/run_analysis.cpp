@@ -8,6 +8,7 @@
 
 #include "core/error.hpp"
 #include "report/analysis_json.hpp"
+#include "report/atomic_file.hpp"
 #include "report/analysis_text.hpp"
 #include "report/html_report.hpp"
 #include "report/html_view.hpp"
@@ -56,9 +57,7 @@ void print_knee(std::FILE* out, const AnalysedRun& a) {
 
 void write_html(const std::string& path, const AnalysedRun& a) {
   const std::vector<results::Run> runs{a.run};
-  std::ofstream html(path, std::ios::binary);
-  if (!html || !(html << report::render(report::html_document(runs, {a.analysis}))))
-    throw UserError(fmt::format("cannot write {}", path));
+  report::write_file_atomic(path, report::render(report::html_document(runs, {a.analysis})));
 }
 
 }  // namespace sb::pipeline

@@ -102,6 +102,7 @@ std::string redacted_config_json(const RunConfig& c, const std::string& model_id
   j["max_failure_ratio"] = optional_json(c.max_failure_ratio);
   j["stage_seconds"] = optional_json(c.stage_seconds);
   j["repeats"] = c.repeats;
+  j["insecure"] = c.client.endpoint.insecure;  // --insecure: TLS certificates were not verified
   return j.dump();
 }
 

@@ -17,6 +17,7 @@
 namespace sb::pipeline {
 
 using report::JsonlSink;
+using report::describe_loss;
 using report::SweepMeta;
 using report::write_sweep_json;
 using report::sweep_json;
@@ -57,13 +58,15 @@ RunOutputs::RunOutputs(const RunConfig& cfg, const RunContext& ctx) : cfg_(cfg),
   }
   write_sweep(false);  // an unwritable --output-json or --csv fails now, not after the first stage
   write_csv();
-  if (cfg_.requests_jsonl.empty()) return;
-  try {
-    jsonl_ = std::make_unique<JsonlSink>(cfg_.requests_jsonl);
-  } catch (const UserError& e) {
-    throw UserError(fmt::format("--requests-jsonl: {}", e.what()));
+  if (!cfg_.requests_jsonl.empty()) {
+    try {
+      jsonl_ = std::make_unique<JsonlSink>(cfg_.requests_jsonl);
+    } catch (const UserError& e) {
+      throw UserError(fmt::format("--requests-jsonl: {}", e.what()));
+    }
+    note_written(cfg_.requests_jsonl);
   }
-  note_written(cfg_.requests_jsonl);
+  started_ = true;
 }
 
 void RunOutputs::append_record(std::size_t stage, const std::string& request_id, const RequestRecord& r) {
@@ -87,11 +90,48 @@ void RunOutputs::stage_done(const StageSummary& s, const std::vector<RequestReco
 // The final document carries the analysis of the stages in memory (no read-back of the file); an
 // aborted run keeps what it had and is not analysed.
 std::optional<AnalysedRun> RunOutputs::finish(bool aborted) {
+  std::vector<PendingFile> retry = std::move(pending_);
+  pending_.clear();
+  for (PendingFile& f : retry) {
+    if (guarded(f.path, [&] { write_vllm_result(f.path, f.doc, false); })) note_written(f.path);
+  }
+  if (jsonl_) jsonl_->close();
   if (cfg_.output_json.empty()) return std::nullopt;
   std::optional<AnalysedRun> analysed;
   if (!aborted) analysed = analyze_stages(run_info(aborted), stages_, cfg_.repeats);
   write_sweep(aborted, analysed ? analysis_json(*analysed) : nlohmann::ordered_json());
   return analysed;
+}
+
+std::vector<std::string> RunOutputs::written() const {
+  std::vector<std::string> out;
+  for (const std::string& path : written_) {
+    const bool failed = std::any_of(failed_.begin(), failed_.end(), [&](const auto& f) { return f.first == path; });
+    if (!failed && !(jsonl_ && path == jsonl_->path() && jsonl_->write_failed())) out.push_back(path);
+  }
+  return out;
+}
+
+std::vector<std::string> RunOutputs::lost() const {
+  std::vector<std::string> out;
+  for (const auto& f : failed_) out.push_back(f.second);
+  if (jsonl_ && jsonl_->write_failed()) out.push_back(fmt::format("--requests-jsonl: {}", describe_loss(*jsonl_)));
+  return out;
+}
+
+template <class Write>
+bool RunOutputs::guarded(const std::string& path, Write&& write) {
+  const auto entry = std::find_if(failed_.begin(), failed_.end(), [&](const auto& f) { return f.first == path; });
+  try {
+    write();
+  } catch (const UserError& e) {
+    if (!started_) throw;
+    if (entry != failed_.end()) entry->second = e.what();
+    else failed_.emplace_back(path, e.what());
+    return false;
+  }
+  if (entry != failed_.end()) failed_.erase(entry);  // space came back: the file is whole again
+  return true;
 }
 
 results::RunInfo RunOutputs::run_info(bool aborted) const {
@@ -113,18 +153,51 @@ void RunOutputs::write_sweep(bool aborted, nlohmann::ordered_json analysis) {
   meta.load_search = load_search_;
   if (!cfg_.requests_jsonl.empty()) meta.requests_file = relative_to_doc(cfg_.requests_jsonl, cfg_.output_json);
   if (cfg_.repeats > 1) meta.repeats = report::repeat_spread_json(analyze::repeat_spread(stages_), cfg_.repeats);
-  write_sweep_json(cfg_.output_json, sweep_json(ctx_, stages_, meta));
-  note_written(cfg_.output_json);
+  const auto doc = sweep_json(ctx_, stages_, meta);
+  const bool ok = guarded(cfg_.output_json, [&] {
+    try {
+      write_sweep_json(cfg_.output_json, doc);
+    } catch (const UserError& e) {
+      throw UserError(fmt::format("--output-json: {}", e.what()), e.code());
+    }
+  });
+  if (ok) note_written(cfg_.output_json);
 }
 
 void RunOutputs::write_csv() {
   if (cfg_.csv.empty()) return;
-  write_csv_file(cfg_.csv, format_csv_table(ctx_.load_mode, stages_));
-  note_written(cfg_.csv);
+  const std::string text = format_csv_table(ctx_.load_mode, stages_);
+  if (guarded(cfg_.csv, [&] { write_csv_file(cfg_.csv, text); })) note_written(cfg_.csv);
 }
 
 void RunOutputs::note_written(const std::string& path) {
   if (std::find(written_.begin(), written_.end(), path) == written_.end()) written_.push_back(path);
+}
+
+// vLLM's name (or --result-filename); a name this run already used (--concurrency 4 4 4 in one
+// second, or --result-filename with several stages) gets "-stage<i>" before the extension, so no
+// stage's file replaces another's. The first keeps vLLM's name.
+std::string RunOutputs::vllm_file_path(const StageSummary& s, const std::string& date) {
+  const auto suffixed = [](const std::string& n, const std::string& suffix) {
+    const fs::path p(n);
+    return (p.parent_path() / fmt::format("{}-{}{}", p.stem().string(), suffix, p.extension().string())).string();
+  };
+  std::string name = cfg_.result_filename ? *cfg_.result_filename : vllm_result_filename(ctx_, s.load, date);
+  // --result-filename with several stages: every stage suffixed (docs/results-format.md); a searched
+  // run's by load ("-c12"), since its run order is not the load order.
+  if (cfg_.result_filename && cfg_.load.search)
+    name = suffixed(name, ctx_.load_mode == LoadMode::concurrency ? fmt::format("c{}", *s.load.max_concurrency)
+                                                                  : fmt::format("rate{:g}", s.load.request_rate));
+  else if (cfg_.result_filename && ctx_.load_values.size() > 1)
+    name = suffixed(name, fmt::format("stage{}", s.stage_index));
+  // Repeats of one stage can end within the same second (vLLM's date): the pass goes before the extension.
+  if (cfg_.repeats > 1) name = suffixed(name, fmt::format("repeat{}", s.repeat));
+  // A name this run already wrote (--concurrency 4 4 4 within one second) gets the stage index.
+  if (std::find(used_names_.begin(), used_names_.end(), name) != used_names_.end())
+    name = suffixed(name, fmt::format("stage{}", s.stage_index));
+  used_names_.push_back(name);
+  const fs::path path = cfg_.result_dir.empty() ? fs::path(name) : fs::path(cfg_.result_dir) / name;
+  return path.string();
 }
 
 void RunOutputs::write_vllm_file(const StageSummary& s, const std::vector<RequestRecord>& records) {
@@ -134,30 +207,10 @@ void RunOutputs::write_vllm_file(const StageSummary& s, const std::vector<Reques
   opt.date = vllm_date(static_cast<std::int64_t>(s.end_unix_s));
   opt.records = &records;
   opt.save_detailed = cfg_.save_detailed;
-  std::string name = vllm_result_filename(ctx_, s.load, opt.date);
-  if (cfg_.result_filename) {
-    name = *cfg_.result_filename;
-    // Several stages cannot share one name: the stage index goes before the extension; a searched
-    // run's by load ("-c12"), since its run order is not the load order.
-    if (cfg_.load.search) {
-      fs::path p(name);
-      const std::string load = ctx_.load_mode == LoadMode::concurrency ? fmt::format("c{}", *s.load.max_concurrency)
-                                                                       : fmt::format("rate{:g}", s.load.request_rate);
-      name = (p.parent_path() / fmt::format("{}-{}{}", p.stem().string(), load, p.extension().string())).string();
-    } else if (ctx_.load_values.size() > 1) {
-      fs::path p(name);
-      name = (p.parent_path() / fmt::format("{}-stage{}{}", p.stem().string(), s.stage_index,
-                                            p.extension().string())).string();
-    }
-  }
-  // Repeats of one stage can end within the same second (vLLM's date): the pass goes before the extension.
-  if (cfg_.repeats > 1) {
-    fs::path p(name);
-    name = (p.parent_path() / fmt::format("{}-repeat{}{}", p.stem().string(), s.repeat, p.extension().string())).string();
-  }
-  const fs::path path = cfg_.result_dir.empty() ? fs::path(name) : fs::path(cfg_.result_dir) / name;
-  write_vllm_result(path.string(), vllm_stage_json(ctx_, s, opt), false);
-  note_written(path.string());
+  const std::string path = vllm_file_path(s, opt.date);
+  auto doc = vllm_stage_json(ctx_, s, opt);
+  if (guarded(path, [&] { write_vllm_result(path, doc, false); })) note_written(path);
+  else pending_.push_back({path, std::move(doc)});
 }
 
 }  // namespace sb::pipeline

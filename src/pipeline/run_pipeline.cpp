@@ -7,6 +7,7 @@
 #include <limits>
 #include <unordered_map>
 
+#include "pipeline/output_paths.hpp"
 #include "pipeline/output_recount.hpp"
 #include "report/remedies.hpp"
 #include "pipeline/run_outputs.hpp"
@@ -287,6 +288,9 @@ bool run_stages(const StageEnv& env, StageSource& source, std::stop_token stop, 
 
 RunResult run(const RunConfig& cfg, const RunIo& io, std::stop_token stop) {
   throw_if_problems(validate(cfg));
+  throw_if_problems(check_output_paths(cfg));  // before any request (preflight's included) is sent
+  if (cfg.client.endpoint.insecure)
+    note(io, "warning: --insecure: TLS certificates are not verified (recorded as \"insecure\": true in the results)");
   std::optional<Prepared> prepared = prepare_until_stopped(cfg, io.err, stop);
   RunResult result;
   if (!prepared) {
@@ -297,6 +301,9 @@ RunResult run(const RunConfig& cfg, const RunIo& io, std::stop_token stop) {
   }
   Prepared& p = *prepared;
   result.model_id = p.ctx.model_id;
+  std::vector<StageLoad> loads;
+  for (const StagePlan& plan : p.staircase.stages) loads.push_back(plan.load);
+  throw_if_problems(check_result_file_names(cfg, p.ctx, loads));
   const std::optional<double> one_request_s = run_preflight_request(cfg, p, stop);  // before any output file exists
   RunOutputs outputs(cfg, p.ctx);
   Runner runner(client_options(cfg, p));
@@ -315,7 +322,13 @@ RunResult run(const RunConfig& cfg, const RunIo& io, std::stop_token stop) {
   if (!result.stages.empty()) print(io.out, format_staircase_table(p.ctx.load_mode, result.stages));
   if (cfg.repeats > 1) print(io.out, format_repeat_spread(analyze::repeat_spread(result.stages)));
   for (const std::string& path : outputs.written()) note(io, "wrote " + path);
-  if (result.aborted) {
+  const std::vector<std::string> lost = outputs.lost();
+  for (const std::string& line : lost) note(io, "error: " + line);
+  if (!lost.empty()) {
+    // Lost results outrank an abort or a failure stop: the evidence the run was for is incomplete.
+    result.code = ExitCode::write_failed;
+    if (result.aborted) note(io, "aborted: the outputs above could not be written");
+  } else if (result.aborted) {
     note(io, "aborted: outputs written and marked \"aborted\": true");
     result.code = ExitCode::aborted;
   } else if (failures) {

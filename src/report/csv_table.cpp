@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "core/error.hpp"
+#include "report/atomic_file.hpp"
 
 namespace sb::report {
 namespace {
@@ -105,20 +106,9 @@ std::string format_csv_table(LoadMode mode, const std::vector<StageSummary>& sta
 }
 
 void write_csv_file(const std::string& path, std::string_view text) {
-  const std::string tmp = path + ".tmp";
-  std::FILE* f = std::fopen(tmp.c_str(), "wb");
-  if (f == nullptr) throw UserError(fmt::format("--csv: cannot write {}: {}", tmp, std::strerror(errno)));
-  const bool ok = std::fwrite(text.data(), 1, text.size(), f) == text.size();
-  const int write_errno = errno;
-  if (std::fclose(f) != 0 || !ok) {
-    std::remove(tmp.c_str());
-    throw UserError(fmt::format("--csv: cannot write {}: {}", tmp, std::strerror(ok ? errno : write_errno)));
-  }
-  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
-    const int err = errno;
-    std::remove(tmp.c_str());
-    throw UserError(fmt::format("--csv: cannot replace {}: {}", path, std::strerror(err)));
-  }
+  const int err = try_write_file_atomic(path, text);
+  if (err != 0)
+    throw UserError(fmt::format("--csv: cannot write {}: {}", path, std::strerror(err)), ExitCode::write_failed);
 }
 
 }  // namespace sb::report

@@ -29,8 +29,9 @@ std::string format_csv_table(LoadMode mode, const std::vector<StageSummary>& sta
 // a double quote, CR or LF (RFC 4180 §2.6-2.7).
 void append_csv_field(std::string& out, std::string_view field);
 
-// Writes `text` to `path` via `path.tmp` + rename, so the file can be rewritten after every stage
-// and readers never see half of it. Throws sb::UserError "--csv: cannot write PATH: why".
+// Writes `text` to `path` with report/atomic_file (temp + fsync + rename), so the file can be
+// rewritten after every stage and readers never see half of it. Throws sb::UserError
+// (write_failed) "--csv: cannot write PATH: why".
 void write_csv_file(const std::string& path, std::string_view text);
 
 }  // namespace sb::report

@@ -1,5 +1,9 @@
 #include "report/jsonl_sink.hpp"
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <cerrno>
 #include <cstring>
 #include <iterator>
@@ -7,6 +11,7 @@
 #include <fmt/format.h>
 
 #include "core/error.hpp"
+#include "report/atomic_file.hpp"
 #include "report/py_json.hpp"
 
 namespace sb::report {
@@ -76,12 +81,32 @@ void format_request_line(std::string& out, std::size_t stage, const RequestRecor
 }
 
 JsonlSink::JsonlSink(const std::string& path, bool append) : path_(path) {
-  file_ = std::fopen(path.c_str(), append ? "ab" : "wb");
-  if (file_ == nullptr) throw UserError("cannot write per-request file " + path + ": " + std::strerror(errno));
+  struct stat st {};
+  // /dev/stdout may be the shell's redirect to a file: appended to, never truncated under it.
+  const bool special = path.starts_with("/dev/") || path.starts_with("/proc/") ||
+                       (::stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode));
+  int flags = O_WRONLY | O_CLOEXEC | O_NOCTTY;
+  flags |= special ? O_APPEND : O_CREAT | (append ? O_APPEND : O_TRUNC);
+  fd_ = ::open(path.c_str(), flags, 0666);
+  if (fd_ < 0) throw UserError("cannot write per-request file " + path + ": " + std::strerror(errno));
+  // Cut back on a failure only in a file of our own: a redirected stdout holds the console's lines too.
+  regular_ = !special && ::fstat(fd_, &st) == 0 && S_ISREG(st.st_mode);
+  if (regular_) good_bytes_ = static_cast<std::int64_t>(st.st_size);
 }
 
-JsonlSink::~JsonlSink() {
-  if (file_ != nullptr) std::fclose(file_);
+JsonlSink::~JsonlSink() { close(); }
+
+void JsonlSink::close() noexcept {
+  std::lock_guard lock(mu_);
+  if (fd_ < 0) return;
+  if (::close(fd_) != 0 && error_ == 0) error_ = errno;
+  fd_ = -1;
+}
+
+void JsonlSink::fail_locked(int err) noexcept {
+  if (error_ == 0) error_ = err;
+  // Half a line would be read as a malformed record; whole lines only.
+  if (regular_ && fd_ >= 0) (void)::ftruncate(fd_, good_bytes_);
 }
 
 void JsonlSink::write(std::size_t stage, const RequestRecord& r, std::string_view request_id) noexcept {
@@ -94,12 +119,22 @@ void JsonlSink::write(std::size_t stage, const RequestRecord& r, std::string_vie
     line += '\n';
   } catch (...) {  // only std::bad_alloc can get here
     std::lock_guard lock(mu_);
-    failed_ = true;
+    ++lost_;
+    fail_locked(ENOMEM);
     return;
   }
   std::lock_guard lock(mu_);
-  const bool ok = std::fwrite(line.data(), 1, line.size(), file_) == line.size() && std::fflush(file_) == 0;
-  if (ok) ++lines_; else failed_ = true;
+  if (error_ != 0 || fd_ < 0) {
+    ++lost_;
+    return;
+  }
+  if (const int err = write_all(fd_, line); err != 0) {
+    ++lost_;
+    fail_locked(err);
+    return;
+  }
+  ++lines_;
+  good_bytes_ += static_cast<std::int64_t>(line.size());
 }
 
 std::int64_t JsonlSink::lines_written() const {
@@ -107,9 +142,21 @@ std::int64_t JsonlSink::lines_written() const {
   return lines_;
 }
 
-bool JsonlSink::write_failed() const {
+std::int64_t JsonlSink::lines_lost() const {
   std::lock_guard lock(mu_);
-  return failed_;
+  return lost_;
+}
+
+bool JsonlSink::write_failed() const { return error() != 0; }
+
+int JsonlSink::error() const {
+  std::lock_guard lock(mu_);
+  return error_;
+}
+
+std::string describe_loss(const JsonlSink& sink) {
+  return fmt::format("cannot write per-request file {}: {}: {} request lines lost ({} written)", sink.path(),
+                     std::strerror(sink.error()), sink.lines_lost(), sink.lines_written());
 }
 
 }  // namespace sb::report

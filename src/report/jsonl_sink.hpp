@@ -17,26 +17,41 @@ void format_request_line(std::string& out, std::size_t stage, const RequestRecor
 
 class JsonlSink {
  public:
-  // Creates (or truncates, unless `append`) the file. Throws sb::UserError naming the path.
+  // Creates (or truncates, unless `append`) the file; a device or pipe (/dev/stdout, /dev/full) is
+  // opened for writing as it is. Throws sb::UserError naming the path.
   explicit JsonlSink(const std::string& path, bool append = false);
   ~JsonlSink();
   JsonlSink(const JsonlSink&) = delete;
   JsonlSink& operator=(const JsonlSink&) = delete;
 
-  // Thread-safe; never throws. A failed write is remembered (see write_failed()), not raised,
-  // because it runs on the request path.
+  // Thread-safe; never throws. A failed write is remembered (see error()), not raised, because it
+  // runs on the request path. After a failure the file is cut back to its last whole line (a
+  // regular file; a device cannot be) and no further line is written: a later line after a gap
+  // would look like a complete file. Those lines are counted in lines_lost().
   void write(std::size_t stage, const RequestRecord& r, std::string_view request_id) noexcept;
+  // Closes the file, checking the close (NFS reports a deferred ENOSPC there). Idempotent.
+  void close() noexcept;
 
   std::int64_t lines_written() const;
+  std::int64_t lines_lost() const;
   bool write_failed() const;
+  int error() const;  // errno of the first failure, 0 when none
   const std::string& path() const noexcept { return path_; }
 
  private:
+  void fail_locked(int err) noexcept;
+
   std::string path_;
-  std::FILE* file_ = nullptr;
+  int fd_ = -1;
+  bool regular_ = false;     // can be cut back with ftruncate
   mutable std::mutex mu_;
   std::int64_t lines_ = 0;
-  bool failed_ = false;
+  std::int64_t lost_ = 0;
+  std::int64_t good_bytes_ = 0;  // end of the last whole line
+  int error_ = 0;
 };
+
+// "cannot write per-request file PATH: <errno text>: N request lines lost (M written)".
+std::string describe_loss(const JsonlSink& sink);
 
 }  // namespace sb::report

@@ -9,6 +9,7 @@
 
 #include "core/error.hpp"
 #include "report/load_search.hpp"
+#include "report/atomic_file.hpp"
 #include "report/py_json.hpp"
 #include "report/vllm_result.hpp"
 
@@ -147,19 +148,7 @@ ordered_json sweep_json(const RunContext& ctx, const std::vector<StageSummary>& 
 void write_sweep_json(const std::string& path, const ordered_json& doc) {
   std::string text = py_json_dump(doc, {.indent = 2, .nan_as_null = true});
   text += '\n';
-  const std::string tmp = path + ".tmp";
-  std::FILE* f = std::fopen(tmp.c_str(), "wb");
-  if (f == nullptr) throw UserError("cannot write " + tmp + ": " + std::strerror(errno));
-  const bool ok = std::fwrite(text.data(), 1, text.size(), f) == text.size();
-  if (std::fclose(f) != 0 || !ok) {
-    std::remove(tmp.c_str());
-    throw UserError("cannot write " + tmp + ": " + std::strerror(errno));
-  }
-  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
-    const int err = errno;
-    std::remove(tmp.c_str());
-    throw UserError("cannot replace " + path + ": " + std::strerror(err));
-  }
+  write_file_atomic(path, text);
 }
 
 std::string iso8601_utc(std::int64_t unix_s) {

@@ -31,8 +31,8 @@ nlohmann::ordered_json sweep_json(const RunContext& ctx, const std::vector<Stage
 // ones, ascending), then the `servebench` object.
 nlohmann::ordered_json sweep_stage_json(const RunContext& ctx, const StageSummary& s);
 
-// Writes `doc` (indented, NaN/Infinity as null) to `path` via `path.tmp` + rename, so readers
-// never see half a file. Throws sb::UserError naming the path.
+// Writes `doc` (indented, NaN/Infinity as null) to `path` with report/atomic_file (temp + fsync +
+// rename), so readers never see half a file. Throws sb::UserError (write_failed) naming the path.
 void write_sweep_json(const std::string& path, const nlohmann::ordered_json& doc);
 
 // ISO-8601 UTC text, e.g. "2026-11-30T03:15:00Z".

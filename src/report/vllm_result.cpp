@@ -7,11 +7,14 @@
 #include <cstring>
 #include <ctime>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <limits>
 
 #include <fmt/format.h>
 
 #include "core/error.hpp"
+#include "report/atomic_file.hpp"
 #include "report/py_json.hpp"
 
 namespace sb::report {
@@ -179,13 +182,14 @@ void write_vllm_result(const std::string& path, const ordered_json& doc, bool ap
   std::error_code ec;
   if (!parent.empty()) std::filesystem::create_directories(parent, ec);
   if (ec) throw UserError("cannot create result folder " + parent.string() + ": " + ec.message());
-  const std::string text = py_json_dump(doc);
-  const bool separate = append && std::filesystem::exists(path, ec) && std::filesystem::file_size(path, ec) > 0;
-  std::FILE* f = std::fopen(path.c_str(), append ? "ab" : "wb");
-  if (f == nullptr) throw UserError("cannot write result file " + path + ": " + std::strerror(errno));
-  const bool ok = (!separate || std::fputc('\n', f) != EOF) &&
-                  std::fwrite(text.data(), 1, text.size(), f) == text.size();
-  if (std::fclose(f) != 0 || !ok) throw UserError("cannot write result file " + path + ": " + std::strerror(errno));
+  std::string text;
+  if (append) {  // the old content and the new document, replaced in one rename
+    std::ifstream old(path, std::ios::binary);
+    text.assign(std::istreambuf_iterator<char>(old), std::istreambuf_iterator<char>());
+    if (!text.empty()) text += '\n';
+  }
+  text += py_json_dump(doc);
+  write_file_atomic(path, text);
 }
 
 }  // namespace sb::report

@@ -7,11 +7,14 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 
 #include "core/error.hpp"
+#include "report/vllm_result.hpp"
 
 namespace sb::pipeline {
 namespace {
@@ -80,6 +83,72 @@ TEST(RunOutputs, UnwritableRequestsFileNamesTheFlag) {
   } catch (const UserError& e) {
     EXPECT_EQ(std::string(e.what()).rfind("--requests-jsonl: ", 0), 0u) << e.what();
   }
+}
+
+TEST(RunOutputs, RepeatedStageLoadsGetOneFileEach) {
+  TempDir dir;
+  RunConfig cfg;
+  cfg.save_result = true;
+  cfg.result_dir = dir.path.string();
+  report::RunContext ctx;
+  ctx.backend = "vllm";
+  ctx.model_id = "org/m";
+  ctx.load_mode = LoadMode::concurrency;
+  ctx.load_values = {4, 4, 4};
+  RunOutputs outputs(cfg, ctx);
+  for (std::size_t i = 0; i < 3; ++i) {
+    StageSummary s = stage(i, 4);
+    s.end_unix_s = 1'700'000'000;  // the same second: vLLM's names would be equal
+    outputs.stage_done(s, {});
+  }
+  outputs.finish(false);
+  const std::string first = report::vllm_result_filename(ctx, stage(0, 4).load, report::vllm_date(1'700'000'000));
+  const std::string stem = first.substr(0, first.size() - 5);
+  std::vector<std::string> names;
+  for (const auto& e : fs::directory_iterator(dir.path)) names.push_back(e.path().filename().string());
+  std::sort(names.begin(), names.end());
+  EXPECT_EQ(names, (std::vector<std::string>{stem + "-stage1.json", stem + "-stage2.json", first}));
+  EXPECT_EQ(outputs.written().size(), 3u);
+}
+
+TEST(RunOutputs, WriteFailureAfterTheStartIsKeptAndClearedWhenTheFileCanBeWrittenAgain) {
+  TempDir dir;
+  fs::create_directories(dir.path);
+  RunConfig cfg;
+  cfg.output_json = (dir.path / "sweep.json").string();
+  report::RunContext ctx;
+  ctx.load_mode = LoadMode::concurrency;
+  ctx.load_values = {1, 2};
+  RunOutputs outputs(cfg, ctx);
+  // The sweep document cannot be replaced while a folder stands in its place.
+  fs::remove(cfg.output_json);
+  fs::create_directories(cfg.output_json);
+  EXPECT_NO_THROW(outputs.stage_done(stage(0, 1), {}));
+  ASSERT_EQ(outputs.lost().size(), 1u);
+  EXPECT_EQ(outputs.lost()[0].rfind("--output-json: cannot write " + cfg.output_json + ": ", 0), 0u) << outputs.lost()[0];
+  EXPECT_TRUE(outputs.written().empty());
+  fs::remove(cfg.output_json);
+  outputs.stage_done(stage(1, 2), {});
+  outputs.finish(false);
+  EXPECT_TRUE(outputs.lost().empty());
+  EXPECT_EQ(nlohmann::json::parse(slurp(cfg.output_json))["stages"].size(), 2u);  // both summaries kept
+  EXPECT_EQ(outputs.written(), std::vector<std::string>{cfg.output_json});
+}
+
+TEST(RunOutputs, RequestsOnDevFullAreReportedLostNotWritten) {
+  if (!fs::exists("/dev/full")) GTEST_SKIP() << "no /dev/full";
+  RunConfig cfg;
+  cfg.requests_jsonl = "/dev/full";
+  report::RunContext ctx;
+  RunOutputs outputs(cfg, ctx);
+  RequestRecord r;
+  outputs.append_record(0, "a", r);
+  outputs.append_record(0, "b", r);
+  outputs.finish(false);
+  EXPECT_TRUE(outputs.written().empty());
+  ASSERT_EQ(outputs.lost().size(), 1u);
+  EXPECT_EQ(outputs.lost()[0], std::string("--requests-jsonl: cannot write per-request file /dev/full: ") +
+                                   std::strerror(ENOSPC) + ": 2 request lines lost (0 written)");
 }
 
 }  // namespace

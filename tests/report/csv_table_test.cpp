@@ -140,7 +140,7 @@ TEST(CsvFile, UnwritablePathIsAUserErrorNamingTheFlag) {
     write_csv_file("/nonexistent-dir/x.csv", "a\r\n");
     ADD_FAILURE() << "no error";
   } catch (const UserError& e) {
-    EXPECT_EQ(std::string(e.what()), "--csv: cannot write /nonexistent-dir/x.csv.tmp: No such file or directory");
+    EXPECT_EQ(std::string(e.what()), "--csv: cannot write /nonexistent-dir/x.csv: No such file or directory");
   }
 }
 

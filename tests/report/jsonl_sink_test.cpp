@@ -4,6 +4,13 @@
 
 #include <gtest/gtest.h>
 
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <csignal>
+#include <cstring>
 #include <filesystem>
 #include <set>
 #include <sstream>
@@ -108,6 +115,50 @@ TEST(JsonlSink, LinesAreOnDiskBeforeTheSinkCloses) {
 
 TEST(JsonlSink, UnwritablePathIsAUserError) {
   EXPECT_THROW(JsonlSink("/nonexistent-dir/x.jsonl"), UserError);
+}
+
+}  // namespace
+}  // namespace sb::report
+
+namespace sb::report {
+namespace {
+
+TEST(JsonlSinkLoss, DevFullCountsEveryLineLostAndSaysWhy) {
+  if (!std::filesystem::exists("/dev/full")) GTEST_SKIP() << "no /dev/full";
+  JsonlSink sink("/dev/full");
+  for (int i = 0; i < 3; ++i) sink.write(0, ok_record(), "a");
+  sink.close();
+  EXPECT_TRUE(sink.write_failed());
+  EXPECT_EQ(sink.error(), ENOSPC);
+  EXPECT_EQ(sink.lines_written(), 0);
+  EXPECT_EQ(sink.lines_lost(), 3);
+  EXPECT_EQ(describe_loss(sink), std::string("cannot write per-request file /dev/full: ") + std::strerror(ENOSPC) +
+                                     ": 3 request lines lost (0 written)");
+}
+
+// A file that can grow to `limit` bytes only (RLIMIT_FSIZE, in a child): the first line that does
+// not fit fails, the file is cut back to the whole lines before it, and nothing is written after.
+TEST(JsonlSinkLoss, FailedWriteLeavesOnlyWholeLines) {
+  const auto path = (std::filesystem::temp_directory_path() / ("sb_jsonl_cut_" + std::to_string(::getpid()))).string();
+  std::string one;
+  format_request_line(one, 0, ok_record(), "a");
+  const rlim_t limit = static_cast<rlim_t>(one.size() + 1) * 2 + 10;  // two lines and part of a third
+  const pid_t pid = ::fork();
+  if (pid == 0) {
+    std::signal(SIGXFSZ, SIG_IGN);
+    const rlimit lim{limit, limit};
+    ::setrlimit(RLIMIT_FSIZE, &lim);
+    JsonlSink sink(path);
+    for (int i = 0; i < 5; ++i) sink.write(0, ok_record(), "a");
+    sink.close();
+    ::_exit(sink.lines_written() == 2 && sink.lines_lost() == 3 && sink.error() == EFBIG ? 0 : 1);
+  }
+  int status = 0;
+  ::waitpid(pid, &status, 0);
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+  const std::string text = testdata::read_file(path);
+  EXPECT_EQ(text, one + "\n" + one + "\n");
+  std::filesystem::remove(path);
 }
 
 }  // namespace
