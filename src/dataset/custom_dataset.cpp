@@ -122,9 +122,7 @@ Dataset load_custom(const DatasetConfig& cfg, const Tokenizer* tokenizer) {
     }
   }
   const auto order = shuffled_order(rows.size(), cfg.seed, cfg.disable_shuffle);
-  const std::size_t take = cfg.num_prompts <= 0
-                               ? rows.size()
-                               : std::min(rows.size(), static_cast<std::size_t>(cfg.num_prompts));
+  const std::size_t take = cfg.num_prompts <= 0 ? rows.size() : std::min(rows.size(), rows_wanted(cfg));
   Dataset ds;
   ds.requests.resize(take);
   parallel_for(take, [&](std::size_t i) {
@@ -139,6 +137,7 @@ Dataset load_custom(const DatasetConfig& cfg, const Tokenizer* tokenizer) {
     ds.lengths_exact = false;
     ds.warnings.push_back("custom: no tokenizer, prompt token counts unknown until the server reports usage");
   }
+  split_spare(ds, cfg);
   maybe_oversample(ds, cfg, "custom");
   return ds;
 }

@@ -11,6 +11,7 @@
 #include "pipeline/run_outputs.hpp"
 #include "pipeline/run_prepare.hpp"
 #include "pipeline/run_progress.hpp"
+#include "pipeline/stage_workload.hpp"
 #include "core/error.hpp"
 #include "exec/runner.hpp"
 #include "load/schedule.hpp"
@@ -81,24 +82,33 @@ namespace sb::pipeline {
 
 namespace {
 
-StageInput stage_input(const RunConfig& cfg, const Prepared& p, const StagePlan& plan) {
+// What a stage sends: its own prompts (stage_workload.hpp), kept alive with the input.
+struct StageWork {
+  StageWorkload workload;
   StageInput in;
-  in.stage_index = plan.index;
-  in.bodies = &p.bodies;
+};
+
+StageWork stage_input(const RunConfig& cfg, const Prepared& p, const StagePlan& plan) {
+  StageWork work;
   const std::size_t n = static_cast<std::size_t>(plan.num_requests);
+  work.workload = stage_workload(cfg, p, plan.index, n);
+  const std::vector<RequestSpec>& specs = *work.workload.specs;
+  StageInput& in = work.in;
+  in.stage_index = plan.index;
+  in.bodies = work.workload.bodies.get();
   const bool several = p.staircase.stages.size() > 1;
   const ScheduleParams sp{n, plan.load.request_rate, plan.load.burstiness, cfg.dataset.seed};
   const RampUp& ramp = cfg.load.ramp;
   const std::vector<Nanos> offsets = ramp.kind == RampKind::none ? make_schedule(sp) : make_ramp_schedule(sp, ramp);
   in.requests.reserve(n);
   for (std::size_t i = 0; i < n; ++i) {
-    const RequestSpec& spec = p.dataset.requests[i];
+    const RequestSpec& spec = specs[i];
     // Ids stay unique across stages: a server may reject a request id it has seen in flight.
     in.requests.push_back({several ? fmt::format("{}-s{}", spec.request_id, plan.index) : spec.request_id,
                            spec.prompt_tokens, spec.max_tokens, offsets[i]});
   }
   in.max_concurrency = plan.load.max_concurrency;
-  return in;
+  return work;
 }
 
 // vLLM's warm-up: K copies of the first request under the first stage's limit; results ignored.
@@ -184,7 +194,8 @@ struct StageEnv {
 
 StageRun run_one_stage(const StageEnv& env, const StagePlan& plan) {
   const auto& [cfg, p, runner, outputs, io] = env;
-  const StageInput in = stage_input(cfg, p, plan);
+  const StageWork work = stage_input(cfg, p, plan);
+  const StageInput& in = work.in;
   print_stage_header(p.ctx, plan, io);
   ProgressLine progress(io.err, io.progress && !cfg.disable_tqdm && isatty(fileno(io.err)),
                         stage_view(p.staircase, plan));
@@ -212,6 +223,7 @@ StageRun run_one_stage(const StageEnv& env, const StagePlan& plan) {
   }
   StageRun run;
   run.summary = summarize_stage(cfg, p, plan, out);
+  run.summary.prompt_selection = to_string(work.workload.selection);
   outputs.stage_done(run.summary, out.records);
   print(io.out, format_failed_requests(out.records) + format_console_summary(run.summary, console_options(cfg)) +
                    format_remedies(out.records));

@@ -10,6 +10,7 @@
 #include <thread>
 
 #include "pipeline/run_config_json.hpp"
+#include "pipeline/stage_workload.hpp"
 #include "core/error.hpp"
 #include "target/preflight.hpp"
 #include "target/server_tokenizer.hpp"
@@ -77,16 +78,6 @@ Dataset load_with_server_tokenizer(const RunConfig& cfg, const ServerTokenizer& 
   return ds;
 }
 
-std::vector<std::string> build_bodies(const RunConfig& cfg, const std::string& model, const Dataset& ds) {
-  RequestOptions opt = cfg.request;
-  opt.api = cfg.client.api;
-  opt.model = model;
-  std::vector<std::string> bodies;
-  bodies.reserve(ds.requests.size());
-  for (const RequestSpec& spec : ds.requests) bodies.push_back(build_request_body(opt, spec));
-  return bodies;
-}
-
 RunContext make_context(const RunConfig& cfg, const PreflightResult& pf, const Prepared& p) {
   RunContext ctx;
   ctx.backend = cfg.backend;
@@ -118,6 +109,17 @@ RunContext make_context(const RunConfig& cfg, const PreflightResult& pf, const P
 
 }  // namespace
 
+std::vector<std::string> build_request_bodies(const RunConfig& cfg, const std::string& model,
+                                              const std::vector<RequestSpec>& specs) {
+  RequestOptions opt = cfg.request;
+  opt.api = cfg.client.api;
+  opt.model = model;
+  std::vector<std::string> bodies;
+  bodies.reserve(specs.size());
+  for (const RequestSpec& spec : specs) bodies.push_back(build_request_body(opt, spec));
+  return bodies;
+}
+
 HeaderList request_headers(const RunConfig& c) {
   HeaderList h;
   if (!c.api_key.empty()) h.emplace_back("Authorization", "Bearer " + c.api_key);
@@ -134,22 +136,30 @@ HeaderList request_headers(const RunConfig& c) {
   return h;
 }
 
+// Stages the staircase lists (the planner may add more: those re-use rows with a prefix).
+std::size_t planned_stages(const StaircaseParams& load) {
+  return load.concurrency.empty() ? load.request_rates.size() : load.concurrency.size();
+}
+
 Prepared prepare_run(const RunConfig& cfg, std::FILE* err) {
   Prepared p;
   const PreflightResult pf = run_preflight(cfg, err);
+  // File datasets read the rows of later stages too, so that stages do not share prompts.
+  RunConfig with_pool = cfg;
+  with_pool.dataset.pool_prompts = pool_prompts_for(cfg.dataset, planned_stages(cfg.load));
   if (cfg.tokenizer) {
     p.tokenizer = Tokenizer::load(*cfg.tokenizer);
     p.local_tokenizer = true;
-    p.dataset = load_dataset(cfg.dataset, p.tokenizer.get());
+    p.dataset = load_dataset(with_pool.dataset, p.tokenizer.get());
   } else if (auto server = server_tokenizer(cfg, pf.model_id, err)) {
-    p.dataset = load_with_server_tokenizer(cfg, *server);
+    p.dataset = load_with_server_tokenizer(with_pool, *server);
     p.tokenizer = std::move(server);
   } else {
-    p.dataset = load_dataset(cfg.dataset, nullptr);
+    p.dataset = load_dataset(with_pool.dataset, nullptr);
   }
   for (const std::string& w : p.dataset.warnings) note(err, "warning: " + w);
   if (p.dataset.requests.empty()) throw UserError("the dataset produced no request");
-  p.bodies = build_bodies(cfg, pf.model_id, p.dataset);
+  p.bodies = build_request_bodies(cfg, pf.model_id, p.dataset.requests);
   p.staircase = plan_staircase(cfg.load, static_cast<int>(p.dataset.requests.size()));
   p.ctx = make_context(cfg, pf, p);
   return p;

@@ -40,7 +40,7 @@ struct Document {
 };
 
 // Chart keys the script knows (see html_report.js): request_throughput, output_throughput,
-// total_token_throughput, ttft_p50, ttft_p99, tpot_p50, itl_p99.
+// total_token_throughput, ttft_p50, ttft_p99, tpot_p50, itl_p99, ttft_intended_p99 (open loop only).
 std::string render(const Document& doc);
 
 std::string escape(const std::string& text);  // HTML text/attribute escaping

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "report/analysis_text.hpp"
+#include "report/workload_text.hpp"
 
 namespace sb::report {
 namespace {
@@ -28,7 +29,19 @@ constexpr ChartSeries kChartSeries[] = {
     {"ttft_p99", [](const results::Stage& s) { return s.percentile(Metric::ttft, 99); }},
     {"tpot_p50", [](const results::Stage& s) { return s.percentile(Metric::tpot, 50); }},
     {"itl_p99", [](const results::Stage& s) { return s.percentile(Metric::itl, 99); }},
+    {"ttft_intended_p99", [](const results::Stage& s) { return s.ttft_from_intended_p99_ms; }},
 };
+
+// Stages whose outputs fell short (or streamed no text), named by their load.
+void add_output_warnings(const results::Run& run, RunView& v) {
+  for (const auto& s : run.stages) {
+    if (!s.output_check) continue;
+    const std::string value = std::isinf(s.load_value) ? "inf" : fmt::format("{:g}", s.load_value);
+    const std::string label = run.load_mode == LoadMode::concurrency ? "c=" + value : "rate " + value;
+    // Sample counts are not in the model: a stage with text-less streams is flagged without them.
+    for (std::string& line : output_check_lines(*s.output_check, label, 1, 1)) v.warnings.push_back(std::move(line));
+  }
+}
 
 std::string num(std::optional<double> v) { return v ? fmt::format("{:.2f}", *v) : "-"; }
 
@@ -47,6 +60,7 @@ RunView run_view(const results::Run& run, const analyze::RunAnalysis& a, std::op
   v.knee_text = knee_text(run, a.curve);
   v.config_json = run.config_json;
   v.warnings = report::warning_lines(a.warnings);
+  add_output_warnings(run, v);
   for (std::size_t i = 0; i < run.stages.size(); ++i) {
     const auto& s = run.stages[i];
     const std::string region = i < a.curve.regions.size() ? to_string(a.curve.regions[i].region) : "";
