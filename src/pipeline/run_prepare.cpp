@@ -67,9 +67,9 @@ std::unique_ptr<ServerTokenizer> server_tokenizer(const RunConfig& cfg, const st
 // The random dataset draws token ids, which a server tokenizer cannot give (no vocabulary): its
 // word prompts (one token per word) are built one word short per special token the server adds,
 // then recounted by the server, so the counted lengths are the requested ones.
-Dataset load_with_server_tokenizer(const RunConfig& cfg, const ServerTokenizer& tok) {
-  if (cfg.dataset.name != "random") return load_dataset(cfg.dataset, &tok);
-  DatasetConfig words = cfg.dataset;
+Dataset load_with_server_tokenizer(const DatasetConfig& d, const ServerTokenizer& tok) {
+  if (d.name != "random") return load_dataset(d, &tok);
+  DatasetConfig words = d;
   const int specials = static_cast<int>(tok.num_special_tokens_to_add());
   words.random_input_len = std::max(1, words.random_input_len - specials);
   Dataset ds = load_dataset(words, nullptr);
@@ -108,6 +108,12 @@ RunContext make_context(const RunConfig& cfg, const PreflightResult& pf, const P
 }
 
 }  // namespace
+
+Dataset load_for_run(const DatasetConfig& d, const Tokenizer* tokenizer, bool local) {
+  if (local) return load_dataset(d, tokenizer);
+  if (const auto* server = dynamic_cast<const ServerTokenizer*>(tokenizer)) return load_with_server_tokenizer(d, *server);
+  return load_dataset(d, nullptr);
+}
 
 std::vector<std::string> build_request_bodies(const RunConfig& cfg, const std::string& model,
                                               const std::vector<RequestSpec>& specs) {
@@ -152,7 +158,7 @@ Prepared prepare_run(const RunConfig& cfg, std::FILE* err) {
     p.local_tokenizer = true;
     p.dataset = load_dataset(with_pool.dataset, p.tokenizer.get());
   } else if (auto server = server_tokenizer(cfg, pf.model_id, err)) {
-    p.dataset = load_with_server_tokenizer(with_pool, *server);
+    p.dataset = load_with_server_tokenizer(with_pool.dataset, *server);
     p.tokenizer = std::move(server);
   } else {
     p.dataset = load_dataset(with_pool.dataset, nullptr);

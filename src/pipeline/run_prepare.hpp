@@ -32,6 +32,10 @@ struct Prepared {
 // counts them). For datasets built without a tokenizer (random words, custom rows).
 void recount_prompt_tokens(const ServerTokenizer& tok, std::vector<RequestSpec>& specs);
 
+// `d` loaded as prepare_run loads the run's dataset: with the local tokenizer (`local`), with the
+// server's /tokenize (a ServerTokenizer), or with none.
+Dataset load_for_run(const DatasetConfig& d, const Tokenizer* tokenizer, bool local);
+
 // One JSON body per spec, as the run sends them (model = the served model's id).
 std::vector<std::string> build_request_bodies(const RunConfig& cfg, const std::string& model,
                                               const std::vector<RequestSpec>& specs);

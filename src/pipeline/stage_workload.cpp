@@ -12,10 +12,9 @@ namespace {
 // Rows kept for later stages of a file dataset: beyond this, stages re-use rows with a prefix.
 constexpr std::size_t kMaxPoolPrompts = 65536;
 
-bool fresh_random_draws(const RunConfig& cfg, const Prepared& p) {
-  // Token-id prompts from random offsets share no prefix; word prompts (no local tokenizer) do.
-  return cfg.dataset.name == "random" && p.local_tokenizer;
-}
+// Drawing more of a generated dataset costs nothing but the drawing; its prompts share no prefix
+// (token ids from random offsets, or words drawn one by one).
+bool fresh_random_draws(const RunConfig& cfg) { return cfg.dataset.name == "random"; }
 
 template <class T>
 std::shared_ptr<const T> borrowed(const T& value) {
@@ -27,7 +26,7 @@ std::vector<RequestSpec> fresh_draws(const RunConfig& cfg, const Prepared& p, st
   d.seed = dataset::stage_seed(cfg.dataset.seed, stage);
   d.num_prompts = static_cast<int>(n);
   d.pool_prompts = 0;
-  return load_dataset(d, p.tokenizer.get()).requests;
+  return load_for_run(d, p.tokenizer.get(), p.local_tokenizer).requests;
 }
 
 std::vector<RequestSpec> pool_rows(const RunConfig& cfg, const Prepared& p, std::size_t stage, std::size_t n,
@@ -62,7 +61,7 @@ StageWorkload stage_workload(const RunConfig& cfg, const Prepared& p, std::size_
     return w;
   }
   std::vector<RequestSpec> specs;
-  if (fresh_random_draws(cfg, p)) {
+  if (fresh_random_draws(cfg)) {
     w.selection = PromptSelection::disjoint;
     specs = fresh_draws(cfg, p, stage, per_stage);
   } else {

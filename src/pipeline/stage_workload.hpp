@@ -20,10 +20,10 @@ struct StageWorkload {
 };
 
 // Stage 0 (and every stage with --reuse-prompts) sends the loaded dataset's requests and prebuilt
-// bodies. Later stages: the random dataset with a local tokenizer draws afresh (its own seed);
-// file datasets take their next unused rows; past those (and for word prompts, which share
-// prefixes by construction) rows come round again with a unique prefix, whose tokens are counted
-// by the local tokenizer, else by the server's /tokenize, else approximately.
+// bodies. Later stages: the random dataset draws afresh (the stage's own seed, counted as stage 0
+// is); file datasets take their next unused rows; past those rows come round again with a unique
+// prefix, whose tokens are counted by the local tokenizer, else by the server's /tokenize, else
+// approximately.
 StageWorkload stage_workload(const RunConfig& cfg, const Prepared& p, std::size_t stage, std::size_t per_stage);
 
 // Rows to read from a file dataset for `stages` planned stages (0 when prompts are reused).
