@@ -130,6 +130,7 @@ void read_dataset(const OptionReader& r, RunConfig& c) {
   d.custom_output_len = r.integer("custom-output-len", -1).value_or(output_len.value_or(256));
   d.disable_shuffle = r.flag("disable-shuffle");
   d.no_oversample = r.flag("no-oversample");
+  d.reuse_prompts = r.flag("reuse-prompts");
   d.request_id_prefix = r.text("request-id-prefix").value_or(pipeline::random_request_id_prefix());
 }
 

@@ -49,6 +49,9 @@ constexpr std::array kFlags{
              "dataset.custom_output_len"},
     FlagSpec{"disable-shuffle", K::flag, "keep dataset file order"},
     FlagSpec{"no-oversample", K::flag, "do not repeat requests when the dataset has fewer than --num-prompts"},
+    FlagSpec{"reuse-prompts", K::flag,
+             "send the same prompts in every stage, as vLLM (default: each stage its own, so a prefix cache "
+             "cannot serve one stage from the last)", "dataset.reuse_prompts"},
     FlagSpec{"request-id-prefix", K::value, "x-request-id prefix (default bench-<8 hex>-)"},
     // Load
     FlagSpec{"request-rate", K::list,

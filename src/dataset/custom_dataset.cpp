@@ -152,7 +152,7 @@ Dataset load_custom(const DatasetConfig& cfg, const Tokenizer* tokenizer) {
   const auto order = shuffled_order(places.size(), cfg.seed, cfg.disable_shuffle);
   const std::size_t take = cfg.num_prompts <= 0
                                ? places.size()
-                               : std::min(places.size(), static_cast<std::size_t>(cfg.num_prompts));
+                               : std::min(places.size(), rows_wanted(cfg));
   std::vector<Row> rows;
   rows.reserve(take);
   od::parser parser;
@@ -171,6 +171,7 @@ Dataset load_custom(const DatasetConfig& cfg, const Tokenizer* tokenizer) {
     ds.lengths_exact = false;
     ds.warnings.push_back("custom: no tokenizer, prompt token counts unknown until the server reports usage");
   }
+  split_spare(ds, cfg);
   maybe_oversample(ds, cfg, "custom");
   return ds;
 }

@@ -41,6 +41,7 @@ Problems validate(const DatasetConfig& cfg) {
     out.push_back({"random_prefix_len", fmt::format("must be >= 0, got {}", cfg.random_prefix_len)});
   if (cfg.sharegpt_output_len && *cfg.sharegpt_output_len <= 0)
     out.push_back({"sharegpt_output_len", fmt::format("must be > 0, got {}", *cfg.sharegpt_output_len)});
+  if (cfg.pool_prompts < 0) out.push_back({"pool_prompts", fmt::format("must be >= 0, got {}", cfg.pool_prompts)});
   if (cfg.custom_output_len == 0 || cfg.custom_output_len < -1)
     out.push_back({"custom_output_len", "must be > 0 or -1"});
   return out;

@@ -28,6 +28,11 @@ struct DatasetConfig {
   bool disable_shuffle = false;
   bool no_oversample = false;             // --no-oversample: keep fewer requests than num_prompts
   std::string request_id_prefix = "bench-";
+  // Prompts per stage (dataset/stage_prompts.hpp): false = each stage its own (disjoint, then a
+  // unique prefix); true = --reuse-prompts, every stage the same (vLLM).
+  bool reuse_prompts = false;
+  // File datasets: rows to read beyond num_prompts for later stages (Dataset::spare); 0 = none.
+  int pool_prompts = 0;
 };
 
 struct LengthSummary { double mean = 0; double p50 = 0; double p99 = 0; };
@@ -36,6 +41,8 @@ struct Dataset {
   std::vector<RequestSpec> requests;      // num_prompts (oversampled if needed; fewer only with
                                           // no_oversample; all rows for custom with num_prompts <= 0)
   bool lengths_exact = true;              // false when no tokenizer was available (approximate lengths)
+  std::vector<RequestSpec> spare;         // file datasets: further rows (up to pool_prompts in all,
+                                          // never repeats), for later stages; empty for random
   std::vector<std::string> warnings;      // one line each, printed before the run
   double load_seconds = 0;                // time spent loading + tokenizing + filtering
 };

@@ -1,6 +1,8 @@
-// Random prompts without a tokenizer: the random dataset's lengths and offsets, but prompts are
-// runs of common English words, each assumed to be one token (true for most BPE vocabularies
-// when the word follows a space). Lengths are approximate and the dataset says so.
+// Random prompts without a tokenizer: the random dataset's lengths, but prompts are common English
+// words, each assumed to be one token (true for most BPE vocabularies when the word follows a
+// space). Lengths are approximate and the dataset says so. Each word is drawn on its own (the
+// request's own stream): runs of consecutive words from 64 starting points would make most prompts
+// share a prefix, which a server's prefix cache then serves instead of computing.
 #include <array>
 #include <string>
 #include <string_view>
@@ -21,10 +23,10 @@ constexpr std::array<std::string_view, 64> kWords = {
     "made",  "many",  "before", "world", "people", "day",  "work",  "state", "city",  "water",
     "house", "school", "power", "light"};
 
-void append_words(std::string& out, std::size_t start, std::size_t count) {
+void append_words(std::string& out, std::mt19937_64& rng, std::size_t count) {
   for (std::size_t j = 0; j < count; ++j) {
     if (!out.empty()) out += ' ';
-    out += kWords[(start + j) % kWords.size()];
+    out += kWords[uniform_below(rng, kWords.size())];
   }
 }
 
@@ -45,8 +47,8 @@ Dataset load_random_words(const DatasetConfig& cfg) {
   for (std::size_t i = 0; i < ds.requests.size(); ++i) {
     RequestSpec& spec = ds.requests[i];
     spec.prompt = prefix;
-    append_words(spec.prompt, static_cast<std::size_t>(draws.offsets[i]) + i,
-                 static_cast<std::size_t>(draws.input_lens[i]));
+    std::mt19937_64 words_rng = request_rng(cfg.seed, i);
+    append_words(spec.prompt, words_rng, static_cast<std::size_t>(draws.input_lens[i]));
     spec.prompt_tokens = cfg.random_prefix_len + draws.input_lens[i];
     spec.max_tokens = draws.output_lens[i];
     spec.request_id = cfg.request_id_prefix + std::to_string(i);

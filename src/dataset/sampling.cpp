@@ -61,6 +61,18 @@ void maybe_oversample(Dataset& ds, const DatasetConfig& cfg, std::string_view wh
       "{}: only {} usable requests, oversampled to {} with repeats", what, have, want));
 }
 
+std::size_t rows_wanted(const DatasetConfig& cfg) {
+  return static_cast<std::size_t>(std::max({cfg.num_prompts, cfg.pool_prompts, 0}));
+}
+
+void split_spare(Dataset& ds, const DatasetConfig& cfg) {
+  const auto keep = static_cast<std::size_t>(std::max(cfg.num_prompts, 0));
+  if (cfg.num_prompts <= 0 || ds.requests.size() <= keep) return;
+  ds.spare.assign(std::make_move_iterator(ds.requests.begin() + static_cast<std::ptrdiff_t>(keep)),
+                  std::make_move_iterator(ds.requests.end()));
+  ds.requests.resize(keep);
+}
+
 int approx_token_count(std::string_view text) noexcept {
   const std::size_t tokens = (text.size() + 3) / 4;
   return tokens == 0 ? 1 : static_cast<int>(std::min<std::size_t>(tokens, INT32_MAX));

@@ -26,6 +26,12 @@ std::vector<std::size_t> shuffled_order(std::size_t n, std::uint64_t seed, bool 
 // copy. With cfg.no_oversample it only warns that fewer requests will be sent.
 void maybe_oversample(Dataset& ds, const DatasetConfig& cfg, std::string_view what);
 
+// Rows a file loader reads: num_prompts, or pool_prompts when larger (later stages' own rows).
+std::size_t rows_wanted(const DatasetConfig& cfg);
+
+// Moves the rows past num_prompts into ds.spare (file datasets read with pool_prompts).
+void split_spare(Dataset& ds, const DatasetConfig& cfg);
+
 // Token count without a tokenizer: ceil(bytes / 4), at least 1. English text under common BPE
 // vocabularies averages about 4 bytes per token; other scripts are undercounted.
 int approx_token_count(std::string_view text) noexcept;

@@ -142,7 +142,7 @@ int count_tokens(const Tokenizer* tok, std::string_view text, int limit) {
 // batches slightly larger than what is still needed; the result does not depend on batch size.
 void accept_in_order(const ShareGptFile& file, const std::vector<std::size_t>& order,
                      const DatasetConfig& cfg, const Tokenizer* tok, Dataset& ds) {
-  const auto want = static_cast<std::size_t>(cfg.num_prompts);
+  const std::size_t want = rows_wanted(cfg);  // later stages' rows follow in the same walk
   const bool fixed_output = cfg.sharegpt_output_len.has_value();
   std::vector<ByteSpan> batch_spans;
   std::vector<Conversation> convs;
@@ -190,6 +190,7 @@ Dataset load_sharegpt(const DatasetConfig& cfg, const Tokenizer* tokenizer) {
         "sharegpt: no tokenizer, token counts approximated as ceil(bytes/4); length filters and "
         "token totals are approximate");
   }
+  split_spare(ds, cfg);
   maybe_oversample(ds, cfg, "sharegpt");
   return ds;
 }

@@ -43,6 +43,8 @@ void ResponseSink::begin(RequestRecord& rec) {
   rec.output_tokens = 0;
   rec.prompt_tokens = rec.dataset_prompt_tokens;
   rec.token_source = TokenSource::none;
+  rec.finish_reason = FinishReason::none;
+  rec.saw_text = false;
   sse_parser_.reset();
   body_.clear();
   reason_.clear();
@@ -87,7 +89,9 @@ void ResponseSink::on_event(std::string_view data, Nanos t_ns) {
     case ChunkInfo::Kind::token:
       rec_->token_ns.push_back(t_ns);  // capacity reserved per request: no allocation per token
       if (keep_text_) rec_->generated_text.append(info.text);
+      rec_->saw_text = rec_->saw_text || !info.text.empty();
       saw_finish_ = saw_finish_ || info.finished;
+      if (info.finished) rec_->finish_reason = finish_reason_from(info.finish_reason);
       break;
     case ChunkInfo::Kind::done: saw_done_ = true; break;
     case ChunkInfo::Kind::error:
@@ -143,6 +147,8 @@ void ResponseSink::on_complete(Nanos t_ns) {
   } else if (info.kind == ChunkInfo::Kind::token) {
     rec_->token_ns.push_back(t_ns);  // non-streaming: the whole answer is one event (TTFT = E2EL)
     if (keep_text_) rec_->generated_text.assign(info.text);
+    rec_->saw_text = !info.text.empty();
+    if (info.finished) rec_->finish_reason = finish_reason_from(info.finish_reason);
     saw_done_ = true;
     if (info.has_usage) {
       usage_prompt_ = info.prompt_tokens;

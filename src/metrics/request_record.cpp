@@ -28,4 +28,20 @@ const char* to_string(TokenSource s) noexcept {
   return "unknown";
 }
 
+const char* to_string(FinishReason f) noexcept {
+  switch (f) {
+    case FinishReason::none: return "none";
+    case FinishReason::stop: return "stop";
+    case FinishReason::length: return "length";
+    case FinishReason::other: return "other";
+  }
+  return "unknown";
+}
+
+FinishReason finish_reason_from(std::string_view text) noexcept {
+  if (text == "stop" || text == "eos") return FinishReason::stop;  // "eos": some TGI-style servers
+  if (text == "length") return FinishReason::length;
+  return FinishReason::other;
+}
+
 }  // namespace sb

@@ -3,6 +3,7 @@
 // (the instant the stage's schedule starts). Filled by exec/, folded by metrics/, written by report/.
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/clock.hpp"
@@ -34,6 +35,17 @@ enum class TokenSource : std::uint8_t {
 
 const char* to_string(TokenSource s) noexcept;
 
+// The finish_reason of the stream's last choice that had one (OpenAI: "stop", "length", ...).
+enum class FinishReason : std::uint8_t {
+  none,    // the server sent no finish_reason (or a request that failed)
+  stop,    // natural end or a stop sequence
+  length,  // cut at max_tokens or by the context window
+  other,   // any other value ("content_filter", "abort", ...)
+};
+
+const char* to_string(FinishReason f) noexcept;
+FinishReason finish_reason_from(std::string_view text) noexcept;
+
 struct RequestRecord {
   std::uint32_t index = 0;      // position in the stage's request list (dataset order)
   Outcome outcome = Outcome::ok;
@@ -51,6 +63,9 @@ struct RequestRecord {
   int prompt_tokens = -1;          // usage.prompt_tokens when sent, else dataset count
   int output_tokens = 0;           // usage.completion_tokens, else per TokenSource
   TokenSource token_source = TokenSource::none;
+  FinishReason finish_reason = FinishReason::none;
+  // Whether any token event carried non-empty text: a "success" with none measured no token.
+  bool saw_text = false;
 
   std::string generated_text;   // only kept when asked (--save-detailed, or re-tokenizing)
   bool aborted = false;

@@ -41,6 +41,19 @@ struct ErrorCategory {
   std::map<int, int> http_statuses;   // status -> count (requests with a status only)
 };
 
+// Requested vs delivered output of a stage's successful requests, and how their streams ended
+// (metrics/output_check.hpp). A server that cuts outputs short (context full: finish "length")
+// serves less work than the stage claims to measure.
+struct OutputCheck {
+  std::int64_t requested_tokens = 0;        // Σ max_tokens
+  std::int64_t delivered_tokens = 0;        // Σ output tokens counted
+  int short_requests = 0;                   // delivered < requested
+  std::map<std::string, int> finish_reasons;  // to_string(FinishReason) -> requests, count > 0 only
+  int without_text = 0;                     // streams whose token events carried no text at all
+  double shortfall = 0;                     // 1 − delivered / requested (0 when nothing requested)
+  bool short_of_requested = false;          // shortfall above the threshold (SummarizeParams)
+};
+
 // What defines a stage's load: closed loop at `max_concurrency`, or open loop at `request_rate`.
 struct StageLoad {
   double request_rate = std::numeric_limits<double>::infinity();  // req/s; inf = all at t0
@@ -104,6 +117,8 @@ struct StageSummary {
   double start_unix_s = 0, end_unix_s = 0;
   std::optional<SteadyState> steady;        // metrics/steady_window.hpp; nullopt: not computed
   int repeat = 0;                           // --repeats: which pass of the staircase (0-based)
+  OutputCheck output_check;
+  std::string prompt_selection;             // "disjoint" | "unique_prefix" | "reused" ("" = not recorded)
 };
 
 }  // namespace sb

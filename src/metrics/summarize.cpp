@@ -4,6 +4,7 @@
 #include <set>
 #include <string_view>
 
+#include "metrics/output_check.hpp"
 #include "metrics/peaks.hpp"
 #include "metrics/stats.hpp"
 
@@ -217,6 +218,7 @@ StageSummary summarize(const std::vector<RequestRecord>& records, const Summariz
   s.input_delivered = length_stats(x.in_got);
   s.output_requested = length_stats(x.out_req);
   s.output_delivered = length_stats(x.out_got);
+  s.output_check = check_outputs(records);
   return s;
 }
 

@@ -29,6 +29,7 @@ Json dataset_json(const DatasetConfig& d) {
   j["random_prefix_len"] = d.random_prefix_len;
   j["sharegpt_output_len"] = optional_json(d.sharegpt_output_len);
   j["custom_output_len"] = d.custom_output_len;
+  j["reuse_prompts"] = d.reuse_prompts;
   return j;
 }
 

@@ -16,6 +16,7 @@
 #include "pipeline/stage_bounds.hpp"
 #include "pipeline/steady_stage.hpp"
 #include "pipeline/stage_source.hpp"
+#include "pipeline/stage_workload.hpp"
 #include "core/error.hpp"
 #include "exec/runner.hpp"
 #include "load/schedule.hpp"
@@ -93,19 +94,29 @@ namespace sb::pipeline {
 
 namespace {
 
-StageInput stage_input(const RunConfig& cfg, const Prepared& p, const StagePlan& plan, int repeat) {
+// What a stage sends: its own prompts (stage_workload.hpp), kept alive with the input.
+struct StageWork {
+  StageWorkload workload;
   StageInput in;
+};
+
+// `ordinal` numbers the stage across --repeats passes, so a later pass draws fresh prompts too.
+StageWork stage_input(const RunConfig& cfg, const Prepared& p, const StagePlan& plan, int repeat, std::size_t ordinal) {
+  StageWork work;
+  work.workload = stage_workload(cfg, p, ordinal, static_cast<std::size_t>(plan.num_requests));
+  const std::vector<RequestSpec>& specs = *work.workload.specs;
+  StageInput& in = work.in;
   in.stage_index = plan.index;
-  in.bodies = &p.bodies;
+  in.bodies = work.workload.bodies.get();
   const std::size_t n = stage_request_count(cfg, plan);  // --stage-seconds: S seconds of arrivals
-  const std::size_t size = p.dataset.requests.size();
-  const bool several = p.staircase.stages.size() > 1 || cfg.load.search;
+  const std::size_t size = specs.size();
+  const bool several = p.staircase.stages.size() > 1 || cfg.load.search || cfg.repeats > 1;
   const ScheduleParams sp{n, plan.load.request_rate, plan.load.burstiness, cfg.dataset.seed};
   const RampUp& ramp = cfg.load.ramp;
   const std::vector<Nanos> offsets = ramp.kind == RampKind::none ? make_schedule(sp) : make_ramp_schedule(sp, ramp);
   in.requests.reserve(n);
   for (std::size_t i = 0; i < n; ++i) {
-    const RequestSpec& spec = p.dataset.requests[i % size];  // more arrivals than prompts: reused
+    const RequestSpec& spec = specs[i % size];  // more arrivals than prompts: reused
     // Ids stay unique across stages: a server may reject a request id it has seen in flight.
     std::string id = (several ? fmt::format("{}-s{}", spec.request_id, plan.index) : spec.request_id) +
                      repeat_suffix(repeat);
@@ -115,7 +126,7 @@ StageInput stage_input(const RunConfig& cfg, const Prepared& p, const StagePlan&
   }
   in.max_concurrency = plan.load.max_concurrency;
   bound_stage(cfg, plan, in);  // closed loop with --stage-seconds: the runner's duration bound
-  return in;
+  return work;
 }
 
 // vLLM's warm-up: K copies of the first request under the first stage's limit; results ignored.
@@ -212,7 +223,9 @@ struct StageEnv {
 
 StageRun run_one_stage(const StageEnv& env, const StagePlan& plan) {
   const auto& [cfg, p, runner, outputs, io, stage_count, repeat] = env;
-  const StageInput in = stage_input(cfg, p, plan, repeat);
+  const StageWork work =
+      stage_input(cfg, p, plan, repeat, static_cast<std::size_t>(repeat) * stage_count + plan.index);
+  const StageInput& in = work.in;
   print_stage_header(p.ctx, plan, io);
   ProgressLine progress(io.err, io.progress && !cfg.disable_tqdm && isatty(fileno(io.err)),
                         stage_view(p.staircase, plan, stage_count));
@@ -243,6 +256,7 @@ StageRun run_one_stage(const StageEnv& env, const StagePlan& plan) {
   StageRun run;
   run.summary = summarize_stage(cfg, p, plan, out);
   run.summary.repeat = repeat;
+  run.summary.prompt_selection = to_string(work.workload.selection);
   outputs.stage_done(run.summary, out.records);
   print(io.out, format_failed_requests(out.records) + format_console_summary(run.summary, console_options(cfg)) +
                    format_steady_summary(run.summary) + format_remedies(out.records));

@@ -10,6 +10,7 @@
 #include <thread>
 
 #include "pipeline/run_config_json.hpp"
+#include "pipeline/stage_workload.hpp"
 #include "core/error.hpp"
 #include "target/preflight.hpp"
 #include "target/server_tokenizer.hpp"
@@ -66,25 +67,15 @@ std::unique_ptr<ServerTokenizer> server_tokenizer(const RunConfig& cfg, const st
 // The random dataset draws token ids, which a server tokenizer cannot give (no vocabulary): its
 // word prompts (one token per word) are built one word short per special token the server adds,
 // then recounted by the server, so the counted lengths are the requested ones.
-Dataset load_with_server_tokenizer(const RunConfig& cfg, const ServerTokenizer& tok) {
-  if (cfg.dataset.name != "random") return load_dataset(cfg.dataset, &tok);
-  DatasetConfig words = cfg.dataset;
+Dataset load_with_server_tokenizer(const DatasetConfig& d, const ServerTokenizer& tok) {
+  if (d.name != "random") return load_dataset(d, &tok);
+  DatasetConfig words = d;
   const int specials = static_cast<int>(tok.num_special_tokens_to_add());
   words.random_input_len = std::max(1, words.random_input_len - specials);
   Dataset ds = load_dataset(words, nullptr);
   recount_prompt_tokens(tok, ds.requests);
   ds.warnings.clear();  // "lengths are approximate" no longer holds: the server counted them
   return ds;
-}
-
-std::vector<std::string> build_bodies(const RunConfig& cfg, const std::string& model, const Dataset& ds) {
-  RequestOptions opt = cfg.request;
-  opt.api = cfg.client.api;
-  opt.model = model;
-  std::vector<std::string> bodies;
-  bodies.reserve(ds.requests.size());
-  for (const RequestSpec& spec : ds.requests) bodies.push_back(build_request_body(opt, spec));
-  return bodies;
 }
 
 RunContext make_context(const RunConfig& cfg, const PreflightResult& pf, const Prepared& p) {
@@ -118,6 +109,23 @@ RunContext make_context(const RunConfig& cfg, const PreflightResult& pf, const P
 
 }  // namespace
 
+Dataset load_for_run(const DatasetConfig& d, const Tokenizer* tokenizer, bool local) {
+  if (local) return load_dataset(d, tokenizer);
+  if (const auto* server = dynamic_cast<const ServerTokenizer*>(tokenizer)) return load_with_server_tokenizer(d, *server);
+  return load_dataset(d, nullptr);
+}
+
+std::vector<std::string> build_request_bodies(const RunConfig& cfg, const std::string& model,
+                                              const std::vector<RequestSpec>& specs) {
+  RequestOptions opt = cfg.request;
+  opt.api = cfg.client.api;
+  opt.model = model;
+  std::vector<std::string> bodies;
+  bodies.reserve(specs.size());
+  for (const RequestSpec& spec : specs) bodies.push_back(build_request_body(opt, spec));
+  return bodies;
+}
+
 HeaderList request_headers(const RunConfig& c) {
   HeaderList h;
   if (!c.api_key.empty()) h.emplace_back("Authorization", "Bearer " + c.api_key);
@@ -134,22 +142,30 @@ HeaderList request_headers(const RunConfig& c) {
   return h;
 }
 
+// Stages the staircase lists (the planner may add more: those re-use rows with a prefix).
+std::size_t planned_stages(const StaircaseParams& load) {
+  return load.concurrency.empty() ? load.request_rates.size() : load.concurrency.size();
+}
+
 Prepared prepare_run(const RunConfig& cfg, std::FILE* err) {
   Prepared p;
   const PreflightResult pf = run_preflight(cfg, err);
+  // File datasets read the rows of later stages too, so that stages do not share prompts.
+  RunConfig with_pool = cfg;
+  with_pool.dataset.pool_prompts = pool_prompts_for(cfg.dataset, planned_stages(cfg.load));
   if (cfg.tokenizer) {
     p.tokenizer = Tokenizer::load(*cfg.tokenizer);
     p.local_tokenizer = true;
-    p.dataset = load_dataset(cfg.dataset, p.tokenizer.get());
+    p.dataset = load_dataset(with_pool.dataset, p.tokenizer.get());
   } else if (auto server = server_tokenizer(cfg, pf.model_id, err)) {
-    p.dataset = load_with_server_tokenizer(cfg, *server);
+    p.dataset = load_with_server_tokenizer(with_pool.dataset, *server);
     p.tokenizer = std::move(server);
   } else {
-    p.dataset = load_dataset(cfg.dataset, nullptr);
+    p.dataset = load_dataset(with_pool.dataset, nullptr);
   }
   for (const std::string& w : p.dataset.warnings) note(err, "warning: " + w);
   if (p.dataset.requests.empty()) throw UserError("the dataset produced no request");
-  p.bodies = build_bodies(cfg, pf.model_id, p.dataset);
+  p.bodies = build_request_bodies(cfg, pf.model_id, p.dataset.requests);
   p.staircase = plan_staircase(cfg.load, static_cast<int>(p.dataset.requests.size()));
   p.ctx = make_context(cfg, pf, p);
   return p;

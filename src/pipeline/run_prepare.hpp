@@ -22,7 +22,7 @@ namespace sb::pipeline {
 struct Prepared {
   std::unique_ptr<Tokenizer> tokenizer;  // --tokenizer, else the server's /tokenize; may be null
   bool local_tokenizer = false;          // from --tokenizer: cheap enough for the request path
-  Dataset dataset;
+  Dataset dataset;                       // stage 0's requests (+ spare rows for later stages)
   std::vector<std::string> bodies;       // one JSON body per dataset request
   Staircase staircase;
   report::RunContext ctx;
@@ -31,6 +31,14 @@ struct Prepared {
 // Sets every spec's prompt_tokens to the server's count (specials added, as a completion request
 // counts them). For datasets built without a tokenizer (random words, custom rows).
 void recount_prompt_tokens(const ServerTokenizer& tok, std::vector<RequestSpec>& specs);
+
+// `d` loaded as prepare_run loads the run's dataset: with the local tokenizer (`local`), with the
+// server's /tokenize (a ServerTokenizer), or with none.
+Dataset load_for_run(const DatasetConfig& d, const Tokenizer* tokenizer, bool local);
+
+// One JSON body per spec, as the run sends them (model = the served model's id).
+std::vector<std::string> build_request_bodies(const RunConfig& cfg, const std::string& model,
+                                              const std::vector<RequestSpec>& specs);
 
 // Authorization first (vLLM order), then --header pairs, which replace a header of the same name.
 HeaderList request_headers(const RunConfig& c);

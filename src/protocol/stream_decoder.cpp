@@ -103,6 +103,8 @@ bool read_choice(od::object obj, ChunkInfo& out) {
       bool is_null = false;
       if (field.value().get(v) || v.is_null().get(is_null)) return false;
       out.finished = !is_null;  // a string such as "stop" or "length"
+      // Anything else non-null (a number, an object) still ends the stream, with no reason to count.
+      if (!is_null && v.get_string().get(out.finish_reason)) out.finish_reason = {};
     }
   }
   return true;

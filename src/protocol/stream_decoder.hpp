@@ -18,6 +18,7 @@ struct ChunkInfo {
   int prompt_tokens = -1;
   int completion_tokens = -1;
   bool finished = false;        // finish_reason not null
+  std::string_view finish_reason;  // its text when a string ("stop", "length"); valid until next decode
   std::string_view error_message;  // kind == error: {"error": {...}} object's message
 };
 

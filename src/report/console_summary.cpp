@@ -7,6 +7,7 @@
 
 #include "report/py_json.hpp"
 #include "report/vllm_result.hpp"
+#include "report/workload_text.hpp"
 
 namespace sb::report {
 
@@ -116,6 +117,9 @@ std::string format_vllm_console(const StageSummary& s, const ConsoleOptions& opt
     const bool token_metric = m.key == std::string_view("ttft") || m.key == std::string_view("tpot") ||
                               m.key == std::string_view("itl");
     if (token_metric && !opt.has_tokenizer) continue;
+    // Closed loop: "client queue" is the wait for a free slot since t0, not a latency anyone sees;
+    // the JSON keeps vLLM's keys (docs/results-format.md), the console does not print them.
+    if (m.key == std::string_view("client_queue_time") && !s.load.open_loop()) continue;
     for (const std::string& key : selected)
       if (key == m.key) metric_section(out, s, m, opt);
   }
@@ -125,7 +129,8 @@ std::string format_vllm_console(const StageSummary& s, const ConsoleOptions& opt
 }
 
 std::string format_console_extras(const StageSummary& s) {
-  std::string out;
+  std::string out = format_intended_latency(s);
+  for (const std::string& line : output_check_lines(s.output_check, "", s.tpot.count, s.itl.count)) out += line + '\n';
   if (s.schedule_lag) {
     row(out, "Schedule lag p50 (ms):", s.schedule_lag->p50_ms);
     row(out, "Schedule lag p99 (ms):", s.schedule_lag->p99_ms);

@@ -56,6 +56,8 @@ struct Document {
 
 // The page: title, comparison and notes, then the chart set (headed by the scale notes and one knee
 // sentence per run, the charts drawn by html_report.js), then one section per run with its table.
+// Chart keys the script knows (see html_report.js): request_throughput, output_throughput,
+// total_token_throughput, ttft_p50, ttft_p99, tpot_p50, itl_p99, ttft_intended_p99 (open loop only).
 std::string render(const Document& doc);
 
 std::string escape(const std::string& text);  // HTML text/attribute escaping

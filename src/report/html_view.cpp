@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "report/analysis_text.hpp"
+#include "report/workload_text.hpp"
 
 namespace sb::report {
 namespace {
@@ -31,6 +32,7 @@ constexpr ChartSeries kChartSeries[] = {
     {"ttft_p99", [](const results::Stage& s) { return s.percentile(Metric::ttft, 99); }},
     {"tpot_p50", [](const results::Stage& s) { return s.percentile(Metric::tpot, 50); }},
     {"itl_p99", [](const results::Stage& s) { return s.percentile(Metric::itl, 99); }},
+    {"ttft_intended_p99", [](const results::Stage& s) { return s.ttft_from_intended_p99_ms; }},
 };
 
 // `servebench demo` (or a user's `--metadata sim_time_scale=K`) records that the simulator ran K times
@@ -65,6 +67,17 @@ std::string time_scale_note(const results::Run& run) {
                      faster ? "higher" : "lower", faster ? "multiply" : "divide", k);
 }
 
+// Stages whose outputs fell short (or streamed no text), named by their load.
+void add_output_warnings(const results::Run& run, RunView& v) {
+  for (const auto& s : run.stages) {
+    if (!s.output_check) continue;
+    const std::string value = std::isinf(s.load_value) ? "inf" : fmt::format("{:g}", s.load_value);
+    const std::string label = run.load_mode == LoadMode::concurrency ? "c=" + value : "rate " + value;
+    // Sample counts are not in the model: a stage with text-less streams is flagged without them.
+    for (std::string& line : output_check_lines(*s.output_check, label, 1, 1)) v.warnings.push_back(std::move(line));
+  }
+}
+
 std::string num(std::optional<double> v) { return v ? fmt::format("{:.2f}", *v) : "-"; }
 
 // Three to five digits, enough to read a change by: 15574, 243.3, 17.7, 0.82.
@@ -90,6 +103,7 @@ RunView run_view(const results::Run& run, const analyze::RunAnalysis& a, std::op
   v.config_json = run.config_json;
   v.scale_note = time_scale_note(run);
   v.warnings = report::warning_lines(a.warnings);
+  add_output_warnings(run, v);
   for (std::size_t i = 0; i < run.stages.size(); ++i) {
     const auto& s = run.stages[i];
     const std::string region = i < a.curve.regions.size() ? to_string(a.curve.regions[i].region) : "";
@@ -178,6 +192,10 @@ Document html_document(const std::vector<results::Run>& runs, const std::vector<
   d.x_label = by_rate ? "request rate (req/s)" : "concurrency";
   d.x_short = by_rate ? "rate " : "c=";
   d.charts = chart_specs();
+  // Open loop: TTFT from the intended send time (client queueing included) beside vLLM's.
+  if (by_rate)
+    for (ChartSpec& c : d.charts)
+      if (c.id == "ttft") c.series.push_back({"ttft_intended_p99", "p99 from intended send"});
   d.table_header = {"load", "req/s", "out tok/s", "TTFT p50", "TTFT p99", "TPOT p50", "ITL p99", "failed", "region"};
   d.unlimited_x = unlimited_position(runs);
   double lo = INFINITY, hi = 0;

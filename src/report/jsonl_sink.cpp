@@ -76,8 +76,11 @@ void format_request_line(std::string& out, std::size_t stage, const RequestRecor
                  r.prompt_tokens, r.output_tokens, r.expected_output_tokens);
   // retries: times the request was sent again on a fresh connection because a kept-alive one had
   // been closed by the server before it could have read a byte (exec/worker.cpp).
-  fmt::format_to(it, ", \"token_source\": \"{}\", \"aborted\": {}, \"retries\": {}}}", to_string(r.token_source),
+  fmt::format_to(it, ", \"token_source\": \"{}\", \"aborted\": {}, \"retries\": {}", to_string(r.token_source),
                  r.aborted ? "true" : "false", r.retries);
+  // Ours, after vLLM-free keys: how the stream ended and whether its events carried any text.
+  fmt::format_to(it, ", \"finish_reason\": \"{}\", \"saw_text\": {}}}", to_string(r.finish_reason),
+                 r.saw_text ? "true" : "false");
 }
 
 JsonlSink::JsonlSink(const std::string& path, bool append) : path_(path) {

@@ -57,6 +57,15 @@ ordered_json errors_json(const std::map<std::string, ErrorCategory>& errors) {
   return j;
 }
 
+ordered_json output_check_json(const OutputCheck& c) {
+  ordered_json reasons = ordered_json::object();
+  for (const auto& [name, n] : c.finish_reasons) reasons[name] = n;
+  return ordered_json{{"requested_tokens", c.requested_tokens}, {"delivered_tokens", c.delivered_tokens},
+                      {"shortfall", c.shortfall}, {"short_of_requested", c.short_of_requested},
+                      {"short_requests", c.short_requests}, {"finish_reasons", std::move(reasons)},
+                      {"without_text", c.without_text}};
+}
+
 double load_value(const RunContext& ctx, const StageSummary& s) {
   if (ctx.load_mode == LoadMode::concurrency && s.load.max_concurrency) return *s.load.max_concurrency;
   return s.load.request_rate;
@@ -90,7 +99,23 @@ ordered_json servebench_block(const RunContext& ctx, const StageSummary& s) {
     j["repeat"] = s.repeat;
     j["steady_state"] = steady_state_json(s);
   }
+  j["output_check"] = output_check_json(s.output_check);
+  // Samples behind vLLM's TPOT/ITL: 0 means their 0.0 is no measurement (streams without text).
+  j["latency_samples"] = ordered_json{{"ttft", s.ttft.count}, {"tpot", s.tpot.count}, {"itl", s.itl.count},
+                                      {"e2el", s.e2el.count}};
+  j["prompt_selection"] = s.prompt_selection.empty() ? ordered_json(nullptr) : ordered_json(s.prompt_selection);
   return j;
+}
+
+// The run's selection: one word when every stage used it, else "mixed" (each stage says its own).
+ordered_json run_prompt_selection(const std::vector<StageSummary>& stages) {
+  std::string all;
+  for (const StageSummary& s : stages) {
+    if (s.prompt_selection.empty()) continue;
+    if (all.empty()) all = s.prompt_selection;
+    else if (all != s.prompt_selection) return "mixed";
+  }
+  return all.empty() ? ordered_json(nullptr) : ordered_json(all);
 }
 
 ordered_json environment_json(const RunContext& ctx) {
@@ -137,6 +162,7 @@ ordered_json sweep_json(const RunContext& ctx, const std::vector<StageSummary>& 
   j["load_mode"] = ctx.load_mode == LoadMode::concurrency ? "concurrency" : "request_rate";
   if (meta.load_search) j["load_search"] = load_search_json(*meta.load_search);  // only searched runs
   j["requests_file"] = meta.requests_file ? ordered_json(*meta.requests_file) : ordered_json(nullptr);
+  j["prompt_selection"] = run_prompt_selection(stages);
   ordered_json arr = ordered_json::array();
   for (const StageSummary& s : stages) arr.push_back(sweep_stage_json(ctx, s));
   j["stages"] = std::move(arr);

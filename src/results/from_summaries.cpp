@@ -74,6 +74,9 @@ Stage stage_from_summary(const StageSummary& s, LoadMode mode) {
   st.output_len_mean = finite_or_zero(s.output_delivered.mean);
   st.start_unix_s = s.start_unix_s;
   st.end_unix_s = s.end_unix_s;
+  st.output_check = s.output_check;
+  if (s.ttft_from_intended) st.ttft_from_intended_p99_ms = finite_or_zero(s.ttft_from_intended->percentile_ms(99));
+  st.prompt_selection = s.prompt_selection;
   return st;
 }
 

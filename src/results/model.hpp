@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "load/staircase.hpp"
+#include "metrics/stage_summary.hpp"
 
 namespace sb::results {
 
@@ -48,6 +49,9 @@ struct Stage {
   std::optional<double> input_len_mean, output_len_mean;  // delivered tokens per request
   std::map<std::string, int> errors;   // outcome category -> count
   std::optional<double> start_unix_s, end_unix_s;          // wall-clock window (sweep documents)
+  std::optional<OutputCheck> output_check;                 // requested vs delivered output (sweep documents)
+  std::optional<double> ttft_from_intended_p99_ms;         // open-loop stages of sweep documents
+  std::string prompt_selection;                            // "disjoint" | "unique_prefix" | "reused" | ""
 
   const std::optional<MetricStats>& stats(Metric m) const noexcept { return latency[static_cast<std::size_t>(m)]; }
   std::optional<MetricStats>& stats(Metric m) noexcept { return latency[static_cast<std::size_t>(m)]; }

@@ -27,6 +27,25 @@ std::string read_file(const std::string& path) {
   return ss.str();
 }
 
+// docs/results-format.md: output_check, ttft_from_intended_ms, prompt_selection (absent in older documents).
+void read_workload_keys(const json& sb, Stage& s) {
+  if (auto it = sb.find("output_check"); it != sb.end() && it->is_object()) {
+    OutputCheck c;
+    c.requested_tokens = static_cast<std::int64_t>(number_or(*it, "requested_tokens", 0));
+    c.delivered_tokens = static_cast<std::int64_t>(number_or(*it, "delivered_tokens", 0));
+    c.short_requests = static_cast<int>(number_or(*it, "short_requests", 0));
+    c.without_text = static_cast<int>(number_or(*it, "without_text", 0));
+    c.shortfall = number_or(*it, "shortfall", 0);
+    c.short_of_requested = it->value("short_of_requested", false);
+    if (auto r = it->find("finish_reasons"); r != it->end() && r->is_object())
+      for (const auto& [name, n] : r->items()) c.finish_reasons[name] = n.is_number() ? n.get<int>() : 0;
+    s.output_check = std::move(c);
+  }
+  if (auto it = sb.find("ttft_from_intended_ms"); it != sb.end() && it->is_object() && it->contains("p99"))
+    s.ttft_from_intended_p99_ms = number_or(*it, "p99", 0);
+  if (auto it = sb.find("prompt_selection"); it != sb.end() && it->is_string()) s.prompt_selection = it->get<std::string>();
+}
+
 void read_servebench_block(const json& sb, Stage& s) {
   s.load_value = number_or(sb, "load_value", s.load_value);
   s.stage_index = static_cast<int>(number_or(sb, "stage_index", s.stage_index));
@@ -46,6 +65,7 @@ void read_servebench_block(const json& sb, Stage& s) {
   for (auto [key, field] : {std::pair{"start_unix_s", &s.start_unix_s}, std::pair{"end_unix_s", &s.end_unix_s}}) {
     if (auto it = sb.find(key); it != sb.end() && it->is_number()) *field = it->get<double>();
   }
+  read_workload_keys(sb, s);
 }
 
 void load_requests_file(Run& run, const json& doc, const std::string& path) {

@@ -3,7 +3,8 @@
 // request it gets (request line, headers, body), so a test can check what servebench put on the
 // wire: headers, the API key, the model name, sampling fields and --extra-body. It answers
 // GET /v1/models with one model id, POST .../completions with a fixed three-token SSE stream plus a
-// usage chunk, and anything else with 404. Plain POSIX sockets keep Asio out of this test binary.
+// usage chunk (or the stream a test gives), and anything else with 404. Plain POSIX sockets keep Asio
+// out of this test binary.
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <poll.h>
@@ -13,6 +14,7 @@
 
 #include <atomic>
 #include <cstdlib>
+#include <functional>
 #include <mutex>
 #include <string>
 #include <thread>
@@ -43,7 +45,11 @@ struct CapturedRequest {
 
 class CaptureServer {
  public:
-  explicit CaptureServer(std::string model_id) : model_id_(std::move(model_id)) {
+  // The SSE body of a POST .../completions answer, when a test needs another stream than the default.
+  using StreamBody = std::function<std::string(const CapturedRequest&)>;
+
+  explicit CaptureServer(std::string model_id, StreamBody stream = {})
+      : model_id_(std::move(model_id)), stream_(std::move(stream)) {
     port_ = listen_on_loopback(listen_fd_);
     if (port_ == 0) return;
     acceptor_ = std::thread([this] { accept_loop(); });
@@ -119,6 +125,7 @@ class CaptureServer {
     } else if (req.method == "POST" && req.path.find("completions") != std::string::npos) {
       const bool chat = req.path.find("chat") != std::string::npos;
       type = "text/event-stream";
+      if (stream_) return reply(status, type, stream_(req));
       const std::string choice = chat ? R"({"delta":{"content":"x"},"index":0})" : R"({"text":"x","index":0})";
       for (int i = 0; i < 3; ++i) body += "data: {\"choices\":[" + choice + "]}\n\n";
       body += "data: {\"choices\":[],\"usage\":{\"prompt_tokens\":4,\"completion_tokens\":3}}\n\n";
@@ -127,11 +134,16 @@ class CaptureServer {
       status = "404 Not Found";
       body = R"({"error":"not found"})";
     }
+    return reply(status, type, body);
+  }
+
+  static std::string reply(const std::string& status, const std::string& type, const std::string& body) {
     return "HTTP/1.1 " + status + "\r\nContent-Type: " + type + "\r\nContent-Length: " + std::to_string(body.size()) +
            "\r\n\r\n" + body;
   }
 
   std::string model_id_;
+  StreamBody stream_;
   int listen_fd_ = -1;
   int port_ = 0;
   std::atomic<bool> stop_{false};

@@ -159,5 +159,31 @@ TEST(ResponseSink, BeginClearsWhatAFailedAttemptLeft) {
   EXPECT_EQ(f.rec.first_byte_ns, -1);
 }
 
+TEST(ResponseSink, RecordsTheFinishReasonAndWhetherAnyTextCame) {
+  Fixture f;
+  f.sink.on_headers(200, "OK", kSse);
+  f.sink.on_body(tok("a") + tok("b", "\"length\"") + "data: [DONE]\n\n", 1);
+  f.sink.on_complete(2);
+  EXPECT_EQ(f.rec.finish_reason, FinishReason::length);
+  EXPECT_TRUE(f.rec.saw_text);
+
+  Fixture g;  // events with empty text only, ended by "stop"
+  g.sink.on_headers(200, "OK", kSse);
+  g.sink.on_body(tok("") + tok("", "\"stop\"") + "data: [DONE]\n\n", 1);
+  g.sink.on_complete(2);
+  EXPECT_EQ(g.rec.outcome, Outcome::ok) << g.rec.error;
+  EXPECT_EQ(g.rec.finish_reason, FinishReason::stop);
+  EXPECT_FALSE(g.rec.saw_text);
+
+  Fixture h;  // a reason we do not name, and none at all
+  h.sink.on_headers(200, "OK", kSse);
+  h.sink.on_body(tok("x", "\"content_filter\"") + "data: [DONE]\n\n", 1);
+  h.sink.on_complete(2);
+  EXPECT_EQ(h.rec.finish_reason, FinishReason::other);
+  h.sink.begin(h.rec);  // a retry starts clean
+  EXPECT_EQ(h.rec.finish_reason, FinishReason::none);
+  EXPECT_FALSE(h.rec.saw_text);
+}
+
 }  // namespace
 }  // namespace sb

@@ -101,6 +101,42 @@ TEST(HtmlView, ScaledTimeNoteFromTheRunsMetadata) {
   EXPECT_EQ(note_of(test::read_fixture("knee_c16.json")), "");
 }
 
+// Deliverables 6 and 7 of issue 10: a stage whose outputs fell short is warned by its load, and
+// open-loop stages carry TTFT p99 from the intended send time as a chart series.
+TEST(HtmlView, OutputShortfallWarningsAndIntendedTimeSeries) {
+  results::Run run;
+  run.label = "rates";
+  run.load_mode = LoadMode::request_rate;
+  for (int i = 0; i < 2; ++i) {
+    results::Stage s;
+    s.stage_index = i;
+    s.load_value = s.request_rate = 8.0 * (i + 1);
+    s.request_throughput = 8.0 * (i + 1);
+    s.ttft_from_intended_p99_ms = 40.0 + i;
+    OutputCheck c;
+    c.requested_tokens = 640;
+    c.delivered_tokens = i == 0 ? 640 : 230;
+    c.shortfall = 1 - c.delivered_tokens / 640.0;
+    c.short_of_requested = i == 1;
+    c.short_requests = i == 1 ? 10 : 0;
+    c.finish_reasons = {{"length", 10}};
+    s.output_check = c;
+    run.stages.push_back(s);
+  }
+  const std::vector<results::Run> runs{run};
+  const auto d = report::html_document(runs, analyze_runs(runs, {}));
+  const auto& v = d.runs[0];
+  EXPECT_DOUBLE_EQ(v.metrics.at("ttft_intended_p99")[1], 41.0);
+  int shortfall_lines = 0;
+  for (const std::string& w : v.warnings) {
+    if (w.find("short of the requested length") == std::string::npos) continue;
+    ++shortfall_lines;
+    EXPECT_NE(w.find("rate 16: outputs fell 64.1% short"), std::string::npos) << w;
+    EXPECT_NE(w.find("finish reasons: length 10"), std::string::npos) << w;
+  }
+  EXPECT_EQ(shortfall_lines, 1);  // the stage that delivered in full says nothing
+}
+
 TEST(HtmlView, CompareDocumentHasTableAndNotes) {
   std::vector<results::Run> runs{test::read_fixture("tuned.json"), test::read_fixture("baseline.json")};
   const auto as = analyze_runs(runs, {});

@@ -38,6 +38,8 @@ RequestRecord ok_record() {
   r.output_tokens = 3;
   r.expected_output_tokens = 3;
   r.token_source = TokenSource::usage_chunk;
+  r.finish_reason = FinishReason::length;
+  r.saw_text = true;
   return r;
 }
 
@@ -50,7 +52,8 @@ TEST(JsonlSink, OkLine) {
             "\"http_status\": 0, \"error\": \"\", \"intended_ms\": 500.0, \"sent_ms\": 502.5, "
             "\"first_byte_ms\": 600.0, \"done_ms\": 653.0, \"ttft_ms\": 100.0, \"e2el_ms\": 150.0, "
             "\"tpot_ms\": 25.0, \"itl_ms\": [20.0, 30.0], \"prompt_tokens\": 12, \"output_tokens\": 3, "
-            "\"expected_output_tokens\": 3, \"token_source\": \"usage_chunk\", \"aborted\": false, \"retries\": 0}");
+            "\"expected_output_tokens\": 3, \"token_source\": \"usage_chunk\", \"aborted\": false, \"retries\": 0, "
+            "\"finish_reason\": \"length\", \"saw_text\": true}");
 }
 
 TEST(JsonlSink, FailedLine) {
@@ -71,7 +74,7 @@ TEST(JsonlSink, FailedLine) {
             "\"sent_ms\": 1.0, \"first_byte_ms\": null, \"done_ms\": 2.0, \"ttft_ms\": null, "
             "\"e2el_ms\": null, \"tpot_ms\": null, \"itl_ms\": [], \"prompt_tokens\": -1, "
             "\"output_tokens\": 0, \"expected_output_tokens\": 0, \"token_source\": \"none\", "
-            "\"aborted\": true, \"retries\": 1}");
+            "\"aborted\": true, \"retries\": 1, \"finish_reason\": \"none\", \"saw_text\": false}");
 }
 
 TEST(JsonlSink, ConcurrentWritersProduceWholeLines) {

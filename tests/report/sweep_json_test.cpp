@@ -51,7 +51,7 @@ TEST_F(SweepJson, TopLevelKeysInOrder) {
   const ordered_json j = sweep_json(ctx, two_stages(), {1'764'470'100, false, "run.requests.jsonl"});
   EXPECT_EQ(sweep_keys_of(j),
             (std::vector<std::string>{"schema_version", "kind", "tool", "created", "label", "aborted", "config",
-                                      "environment", "load_mode", "requests_file", "stages", "analysis"}));
+                                      "environment", "load_mode", "requests_file", "prompt_selection", "stages", "analysis"}));
   EXPECT_EQ(j["schema_version"], 1);
   EXPECT_EQ(j["created"], "2025-11-30T02:35:00Z");
   EXPECT_EQ(j["config"]["headers"]["x-team"], "<redacted>");
@@ -80,12 +80,37 @@ TEST_F(SweepJson, StageCarriesAllMetricsAndServebenchBlock) {
             (std::vector<std::string>{"stage_index", "load_value", "open_loop", "start_unix_s", "end_unix_s", "sent",
                                       "aborted", "errors", "token_count_source", "schedule_lag_ms", "client_saturated",
                                       "ttft_from_intended_ms", "e2el_from_intended_ms", "client_queue_ms", "in_flight",
-                                      "input_len", "output_len"}));
+                                      "input_len", "output_len", "output_check", "latency_samples",
+                                      "prompt_selection"}));
   EXPECT_EQ(sb["load_value"], 16.0);
   EXPECT_TRUE(sb["schedule_lag_ms"].is_null());
   EXPECT_TRUE(sb["ttft_from_intended_ms"].is_null());
   EXPECT_EQ(sb["errors"]["http_error"]["http_statuses"]["503"], 2);
   EXPECT_EQ(sb["client_queue_ms"]["p99.9"], 4500.0);
+}
+
+TEST_F(SweepJson, OutputCheckAndPromptSelectionPerStageAndRun) {
+  const RunContext ctx = testdata::sample_context();
+  StageSummary a = testdata::sample_stage();
+  a.prompt_selection = "disjoint";
+  a.output_check.requested_tokens = 64;
+  a.output_check.delivered_tokens = 23;
+  a.output_check.shortfall = 1 - 23.0 / 64;
+  a.output_check.short_of_requested = true;
+  a.output_check.finish_reasons = {{"length", 1}};
+  a.tpot.count = 0;
+  StageSummary b = a;
+  const ordered_json one = sweep_json(ctx, {a, b}, {});
+  EXPECT_EQ(one["prompt_selection"], "disjoint");
+  const ordered_json& check = one["stages"][0]["servebench"]["output_check"];
+  EXPECT_EQ(check["delivered_tokens"], 23);
+  EXPECT_EQ(check["short_of_requested"], true);
+  EXPECT_EQ(check["finish_reasons"]["length"], 1);
+  EXPECT_EQ(one["stages"][0]["servebench"]["latency_samples"]["tpot"], 0);
+  EXPECT_EQ(one["stages"][0]["mean_tpot_ms"], a.tpot.mean_ms);  // vLLM's key keeps vLLM's value
+  b.prompt_selection = "unique_prefix";
+  EXPECT_EQ(sweep_json(ctx, {a, b}, {})["prompt_selection"], "mixed");
+  EXPECT_EQ(sweep_json(ctx, {}, {})["prompt_selection"], nullptr);
 }
 
 TEST_F(SweepJson, GoldenText) {
