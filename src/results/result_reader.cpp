@@ -50,6 +50,7 @@ void read_servebench_block(const json& sb, Stage& s) {
   s.load_value = number_or(sb, "load_value", s.load_value);
   s.stage_index = static_cast<int>(number_or(sb, "stage_index", s.stage_index));
   s.client_saturated = sb.value("client_saturated", false);
+  s.repeat = static_cast<int>(number_or(sb, "repeat", 0));
   if (auto it = sb.find("schedule_lag_ms"); it != sb.end() && it->is_object())
     s.schedule_lag_p99_ms = number_or(*it, "p99", 0);
   if (auto it = sb.find("errors"); it != sb.end() && it->is_object()) {
@@ -237,13 +238,35 @@ Run parse_sweep_windows(std::string_view text, const std::string& source) {
   return run;
 }
 
+std::vector<Run> split_repeats(Run run) {
+  int passes = 1;
+  for (const Stage& s : run.stages) passes = std::max(passes, s.repeat + 1);
+  if (passes == 1) return {std::move(run)};
+  std::vector<Run> out;
+  for (int k = 0; k < passes; ++k) {
+    Run pass = run;
+    pass.stages.clear();
+    for (const Stage& s : run.stages)
+      if (s.repeat == k) pass.stages.push_back(s);
+    if (pass.stages.empty()) continue;
+    pass.label = run.label + " repeat " + std::to_string(k + 1);
+    // The JSONL's stage numbers do not say the pass: no sample can be given to the right one.
+    if (!pass.requests.empty())
+      pass.notes.push_back("per-request samples not used: the requests file does not say which repeat each belongs to");
+    pass.requests.clear();
+    if (k > 0) pass.knee_stage_index.reset();  // the document's analysis is the first pass's
+    out.push_back(std::move(pass));
+  }
+  return out;
+}
+
 std::vector<Run> read_runs(const std::vector<std::string>& paths) {
   std::vector<Run> runs;
   std::vector<std::pair<std::string, std::string>> vllm_files;
   for (const std::string& p : expand_folders(paths)) {
     std::string text = read_file(p);
     if (text.find("\"servebench.sweep\"") != std::string::npos) {
-      runs.push_back(parse_sweep(text, p));
+      for (Run& r : split_repeats(parse_sweep(text, p))) runs.push_back(std::move(r));
     } else {
       vllm_files.emplace_back(p, std::move(text));
     }

@@ -19,6 +19,11 @@ namespace sb::results {
 // Throws sb::UserError on bad input.
 std::vector<Run> read_runs(const std::vector<std::string>& paths);
 
+// A --repeats sweep as one run per pass (stages by their servebench.repeat), labelled
+// "LABEL repeat K" (K from 1); any other run unchanged. Per-request samples are dropped from split
+// runs (the JSONL does not record the pass), with a note. read_runs applies it to every sweep.
+std::vector<Run> split_repeats(Run run);
+
 // Parsers over text, for tests and for read_runs. `path` is only used in messages and to find the
 // per-request JSONL next to the document.
 Run parse_sweep(std::string_view text, const std::string& path);

@@ -64,6 +64,33 @@ TEST(ResultReader, WorkloadKeysOfAStage) {
   EXPECT_EQ(run.stages[1].prompt_selection, "");
 }
 
+// A --repeats sweep (servebench.repeat per stage) is one run per pass, so report's overlay and
+// variance warnings see K runs of one staircase instead of one run with every load twice.
+TEST(ResultReader, RepeatedSweepSplitsIntoOneRunPerPass) {
+  std::string stages;
+  for (int k = 0; k < 2; ++k)
+    for (int c : {1, 4}) {
+      if (!stages.empty()) stages += ",";
+      stages += R"({"max_concurrency": )" + std::to_string(c) + R"(, "completed": 4, "duration": 1.0, "output_throughput": 10, "request_throughput": )" +
+                std::to_string(c * (k + 1)) + R"(, "servebench": {"load_value": )" + std::to_string(c) +
+                R"(, "stage_index": )" + std::to_string(c == 1 ? 0 : 1) + R"(, "repeat": )" + std::to_string(k) + "}}";
+    }
+  const std::string doc = R"({"schema_version": 1, "kind": "servebench.sweep", "label": "base", "load_mode": "concurrency", "stages": [)" +
+                          stages + "]}";
+  const std::vector<results::Run> runs = split_repeats(parse_sweep(doc, "r.json"));
+  ASSERT_EQ(runs.size(), 2u);
+  EXPECT_EQ(runs[0].label, "base repeat 1");
+  EXPECT_EQ(runs[1].label, "base repeat 2");
+  ASSERT_EQ(runs[1].stages.size(), 2u);
+  EXPECT_DOUBLE_EQ(runs[1].stages[0].load_value, 1);
+  EXPECT_DOUBLE_EQ(runs[1].stages[1].request_throughput, 8);  // the second pass's own value
+  EXPECT_EQ(runs[1].stages[1].repeat, 1);
+  // A sweep without repeats stays one run, label unchanged.
+  const std::vector<results::Run> one = split_repeats(read_runs({fixture("knee_c16.json")}).front());
+  ASSERT_EQ(one.size(), 1u);
+  EXPECT_EQ(one[0].label, "knee-c16");
+}
+
 TEST(ResultReader, PerRequestJsonlNextToTheDocument) {
   const auto r = read_runs({fixture("baseline.json")}).at(0);
   ASSERT_EQ(r.requests.size(), 600u);
