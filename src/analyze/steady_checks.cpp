@@ -41,6 +41,16 @@ void drain_check(const StageSummary& s, const SteadyState& st, const SteadyLimit
     out.push_back({SteadyIssue::drain_dominated, *st.rate_fraction, lim.rate});
 }
 
+// Sub-windows (and the window, for Little's law) need to span a few request latencies: in a shorter
+// one, completions come in lumps (a closed loop's first latency has none at all) and requests started
+// near its end finish outside it, so a spread or a Little's-law gap says nothing about the server.
+bool long_enough_to_judge(const SteadyState& st) {
+  const double e2el_s = st.e2el.mean_ms / 1000;
+  if (!(e2el_s > 0)) return true;
+  const std::size_t parts = std::max<std::size_t>(1, st.sub_request_throughput.size());
+  return st.window_s / static_cast<double>(parts) >= 2 * e2el_s;
+}
+
 }  // namespace
 
 std::vector<SteadyFinding> steady_findings(const StageSummary& s, const SteadyLimits& lim) {
@@ -57,12 +67,13 @@ std::vector<SteadyFinding> steady_findings(const StageSummary& s, const SteadyLi
   // Only over a duration-bounded window: a short one is biased low by one latency (see drain_check).
   if (st.duration_bounded && st.steady_rate_fraction && *st.steady_rate_fraction < lim.rate)
     out.push_back({SteadyIssue::rate_not_held, *st.steady_rate_fraction, lim.rate});
-  if (st.sub_min_completed >= lim.min_sub_completed) {
+  const bool judged = long_enough_to_judge(st);
+  if (judged && st.sub_min_completed >= lim.min_sub_completed) {
     const double limit = spread_limit(lim, st.sub_min_completed);
     if (st.throughput_spread > limit) out.push_back({SteadyIssue::unstable_throughput, st.throughput_spread, limit});
     if (st.ttft_spread > limit) out.push_back({SteadyIssue::unstable_ttft, st.ttft_spread, limit});
   }
-  if (st.completed > 0 && std::abs(st.littles_law_ratio - 1) > lim.littles_law)
+  if (judged && st.completed > 0 && std::abs(st.littles_law_ratio - 1) > lim.littles_law)
     out.push_back({SteadyIssue::littles_law, st.littles_law_ratio, lim.littles_law});
   return out;
 }

@@ -82,6 +82,24 @@ TEST(SteadyChecks, LittlesLawBeyondTenPercent) {
   EXPECT_FALSE(has_issue(steady_findings(s), SteadyIssue::littles_law));
 }
 
+// A sub-window shorter than two request latencies counts completions in lumps (a closed loop's
+// first latency has none): spreads and Little's law are not judged there; the same numbers over
+// sub-windows four latencies long are.
+TEST(SteadyChecks, WindowsShorterThanTwoLatenciesAreNotJudged) {
+  StageSummary s = healthy_closed();
+  s.steady->sub_request_throughput = {50, 100, 100, 100};  // 4 sub-windows of 9.5 / 4 = 2.375 s
+  s.steady->throughput_spread = 0.57;
+  s.steady->littles_law_ratio = 0.86;
+  s.steady->e2el.mean_ms = 1500;  // 2.375 s < 2 x 1.5 s
+  auto fs = steady_findings(s);
+  EXPECT_FALSE(has_issue(fs, SteadyIssue::unstable_throughput));
+  EXPECT_FALSE(has_issue(fs, SteadyIssue::littles_law));
+  s.steady->e2el.mean_ms = 590;  // 2.375 s >= 2 x 0.59 s
+  fs = steady_findings(s);
+  EXPECT_TRUE(has_issue(fs, SteadyIssue::unstable_throughput));
+  EXPECT_TRUE(has_issue(fs, SteadyIssue::littles_law));
+}
+
 TEST(SteadyChecks, OpenLoopShortfallIsDrainOnlyWhenTtftStayedFlat) {
   StageSummary s;
   s.load.request_rate = 32;
