@@ -93,6 +93,11 @@ TEST(RunOutputsE2e, UnwritableResultDirFailsBeforeAnyRequest) {
 // 500 folder: the check must then see the folder as an ordinary user does.
 RunResult run_servebench_unprivileged(const std::vector<std::string>& args, const fs::path& dir) {
   if (::geteuid() != 0) return run_servebench(args, dir);
+  // The build tree may sit under a folder only root can enter (a CI checkout in a mktemp -d
+  // folder, mode 0700): nobody runs a copy of the binary placed in `dir`, which it can reach.
+  const fs::path binary = dir / "servebench-for-nobody";
+  fs::copy_file(SB_BINARY, binary, fs::copy_options::overwrite_existing);
+  ::chmod(binary.c_str(), 0755);
   const pid_t pid = ::fork();
   if (pid == 0) {
     if (::chdir(dir.c_str()) != 0) ::_exit(126);
@@ -102,12 +107,12 @@ RunResult run_servebench_unprivileged(const std::vector<std::string>& args, cons
     ::dup2(err, STDERR_FILENO);
     ::unsetenv("OPENAI_API_KEY");
     if (::setgroups(0, nullptr) != 0 || ::setgid(65534) != 0 || ::setuid(65534) != 0) ::_exit(125);
-    std::vector<std::string> all = {SB_BINARY, "run"};
+    std::vector<std::string> all = {binary.string(), "run"};
     all.insert(all.end(), args.begin(), args.end());
     std::vector<char*> argv;
     for (auto& a : all) argv.push_back(a.data());
     argv.push_back(nullptr);
-    ::execv(SB_BINARY, argv.data());
+    ::execv(binary.c_str(), argv.data());
     ::_exit(127);
   }
   RunResult r;
