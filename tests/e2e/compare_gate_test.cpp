@@ -23,11 +23,7 @@ using Json = nlohmann::json;
 TempDir* g_gate_dir = nullptr;
 
 RunResult gate_cli(const std::vector<std::string>& args, const std::string& tag) {
-  RunResult r;
-  r.code = wait_exit(spawn(args, g_gate_dir->path, tag), 60);
-  r.out = slurp(g_gate_dir->path / (tag + ".out"));
-  r.err = slurp(g_gate_dir->path / (tag + ".err"));
-  return r;
+  return run_subcommand(args, g_gate_dir->path, tag);
 }
 
 std::vector<std::string> fixed_cost(const std::string& ttft_ms, const std::string& itl_ms) {

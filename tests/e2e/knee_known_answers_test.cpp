@@ -20,15 +20,6 @@ namespace {
 
 using Json = nlohmann::json;
 
-// `servebench ARGS...` in `dir` (stdout/stderr to TAG.out / TAG.err).
-RunResult knee_cli(const std::vector<std::string>& args, const fs::path& dir, const std::string& tag) {
-  RunResult r;
-  r.code = wait_exit(spawn(args, dir, tag), 60);
-  r.out = slurp(dir / (tag + ".out"));
-  r.err = slurp(dir / (tag + ".err"));
-  return r;
-}
-
 // Runs a sweep against a fresh simulator and returns the first run of `report --format json`.
 Json knee_sweep_report(const TempDir& dir, const std::string& name, const std::vector<std::string>& sim_args,
                        std::vector<std::string> run_args) {
@@ -40,7 +31,7 @@ Json knee_sweep_report(const TempDir& dir, const std::string& name, const std::v
   args.insert(args.end(), run_args.begin(), run_args.end());
   const RunResult r = run_servebench(args, dir.path, {}, 120);
   EXPECT_EQ(r.code, 0) << r.err;
-  const RunResult rep = knee_cli({"report", name + ".json", "--format", "json"}, dir.path, "report_" + name);
+  const RunResult rep = run_subcommand({"report", name + ".json", "--format", "json"}, dir.path, "report_" + name);
   EXPECT_EQ(rep.code, 0) << rep.err;
   return Json::parse(rep.out)["runs"][0];
 }
@@ -130,7 +121,7 @@ TEST(KneeKnownAnswers, EngineMaxNumSeqsSixteenVersusSixtyFour) {
     EXPECT_EQ(last["reason_code"], "queueing") << last.dump();
   }
   // compare names the shift in its JSON.
-  const RunResult cmp = knee_cli({"compare", "a.json", "b.json", "--format", "json"}, dir.path, "compare");
+  const RunResult cmp = run_subcommand({"compare", "a.json", "b.json", "--format", "json"}, dir.path, "compare");
   ASSERT_EQ(cmp.code, 0) << cmp.err;
   const Json c = Json::parse(cmp.out);
   EXPECT_EQ(c["knee_shift"]["baseline"], 16) << c["knee_shift"].dump();

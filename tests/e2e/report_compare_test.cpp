@@ -25,15 +25,6 @@ namespace {
 
 using Json = nlohmann::json;
 
-// Runs any servebench subcommand (args include it) in `dir`; stdout/stderr kept.
-RunResult servebench(const std::vector<std::string>& args, const fs::path& dir, const std::string& tag) {
-  RunResult r;
-  r.code = wait_exit(spawn(args, dir, tag), 60);
-  r.out = slurp(dir / (tag + ".out"));
-  r.err = slurp(dir / (tag + ".err"));
-  return r;
-}
-
 // One staircase `--concurrency 1 2 4 8 16 32` (32 requests of 16 -> 8 tokens per stage) against a
 // `servebench sim SIM_ARGS`, written to `out_json` under the label `label`.
 void sweep(const fs::path& dir, const std::vector<std::string>& sim_args, const std::string& label,
@@ -61,7 +52,7 @@ TempDir* g_dir = nullptr;
 fs::path path(const std::string& name) { return g_dir->path / name; }
 
 RunResult cli(const std::vector<std::string>& args, const std::string& tag) {
-  return servebench(args, g_dir->path, tag);
+  return run_subcommand(args, g_dir->path, tag);
 }
 
 void expect_knee_lands_at_the_server_limit() {
@@ -191,14 +182,14 @@ TEST(ReportCompareEngineE2e, MaxNumSeqsMovesTheKnee) {
   TempDir dir("report_engine");
   sweep(dir.path, {"--cost", "engine", "--max-num-seqs", "8"}, "engine8", "e8.json");
   sweep(dir.path, {"--cost", "engine", "--max-num-seqs", "16"}, "engine16", "e16.json");
-  const RunResult report = servebench({"report", "e8.json", "e16.json", "--format", "json"}, dir.path, "report");
+  const RunResult report = run_subcommand({"report", "e8.json", "e16.json", "--format", "json"}, dir.path, "report");
   ASSERT_EQ(report.code, 0) << report.err;
   const Json analysis = Json::parse(report.out);
   ASSERT_EQ(analysis["runs"].size(), 2u);
   EXPECT_EQ(analysis["runs"][0]["knee"]["max_concurrency"], 8) << analysis["runs"][0].dump(2);
   EXPECT_EQ(analysis["runs"][1]["knee"]["max_concurrency"], 16) << analysis["runs"][1].dump(2);
 
-  const RunResult cmp = servebench({"compare", "e8.json", "e16.json", "--format", "json"}, dir.path, "compare");
+  const RunResult cmp = run_subcommand({"compare", "e8.json", "e16.json", "--format", "json"}, dir.path, "compare");
   ASSERT_EQ(cmp.code, 0) << cmp.err;
   const Json doc = Json::parse(cmp.out);
   for (const auto& stage : doc["stages"]) {
@@ -210,7 +201,7 @@ TEST(ReportCompareEngineE2e, MaxNumSeqsMovesTheKnee) {
   auto gate = [&](const std::string& base, const std::string& tuned) {
     std::vector<std::string> args = {"compare", base, tuned};
     args.insert(args.end(), rule.begin(), rule.end());
-    return servebench(args, dir.path, "gate").code;
+    return run_subcommand(args, dir.path, "gate").code;
   };
   EXPECT_EQ(gate("e8.json", "e16.json"), 0);
   EXPECT_EQ(gate("e16.json", "e8.json"), 5);
@@ -258,7 +249,7 @@ TEST(ReportE2e, ClientSaturationFromScheduleLagIsWarned) {
   const Json doc = Json::parse(slurp(dir.path / "lag.json"));
   ASSERT_EQ(doc["stages"].size(), 1u);
   EXPECT_EQ(doc["stages"][0]["servebench"]["client_saturated"], true) << doc["stages"][0]["servebench"].dump();
-  const RunResult r = servebench({"report", "lag.json", "--format", "json"}, dir.path, "report");
+  const RunResult r = run_subcommand({"report", "lag.json", "--format", "json"}, dir.path, "report");
   ASSERT_EQ(r.code, 0) << r.err;
   int saturated = 0;
   const Json analysis = Json::parse(r.out);
@@ -288,7 +279,7 @@ TEST(ReportE2e, SecretsNeverReachTheReports) {
                                                           {"compare", "s.json", "s.json", "--out", "c.html"}};
   std::string everything;
   for (const auto& args : commands) {
-    const RunResult r = servebench(args, dir.path, "secrets");
+    const RunResult r = run_subcommand(args, dir.path, "secrets");
     ASSERT_EQ(r.code, 0) << r.err;
     everything += r.out + r.err;
   }

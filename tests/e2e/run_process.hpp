@@ -111,15 +111,21 @@ struct RunResult {
   std::string out, err;
 };
 
+// `servebench ARGS...` (the subcommand first) in `dir`; stdout/stderr kept as TAG.out / TAG.err.
+inline RunResult run_subcommand(const std::vector<std::string>& args, const fs::path& dir, const std::string& tag,
+                                const std::map<std::string, std::string>& env = {}, double timeout_s = 60) {
+  RunResult r;
+  r.code = wait_exit(spawn(args, dir, tag, env), timeout_s);
+  r.out = slurp(dir / (tag + ".out"));
+  r.err = slurp(dir / (tag + ".err"));
+  return r;
+}
+
 inline RunResult run_servebench(const std::vector<std::string>& args, const fs::path& dir,
                                 const std::map<std::string, std::string>& env = {}, double timeout_s = 60) {
   std::vector<std::string> all = {"run"};
   all.insert(all.end(), args.begin(), args.end());
-  RunResult r;
-  r.code = wait_exit(spawn(all, dir, "run", env), timeout_s);
-  r.out = slurp(dir / "run.out");
-  r.err = slurp(dir / "run.err");
-  return r;
+  return run_subcommand(all, dir, "run", env, timeout_s);
 }
 
 }  // namespace sb::e2e
