@@ -47,7 +47,9 @@ struct FakeConnScript {
   // ones met a socket the server had closed (bytes_acked() does not count them).
   std::size_t acked_requests = static_cast<std::size_t>(-1);
   std::size_t fail_writes_from = static_cast<std::size_t>(-1);  // the n-th write and later fail (broken pipe)
-  bool yield_reads = false;  // each read suspends once, so other requests of the worker run meanwhile
+  // Reads wait (yielding) until this many connections were opened on the network: requests
+  // submitted one after another then overlap however the threads are scheduled.
+  int hold_reads_until_connects = 0;
 };
 
 struct FakeLog {
@@ -86,7 +88,7 @@ class FakeStream final : public ByteStream {
   }
   boost::asio::awaitable<std::size_t> read_some(boost::asio::mutable_buffer into,
                                                 boost::system::error_code& ec) override {
-    if (script_.yield_reads) {
+    while (log_->connects < script_.hold_reads_until_connects) {
       co_await boost::asio::post(co_await boost::asio::this_coro::executor, boost::asio::use_awaitable);
     }
     ec = {};

@@ -36,7 +36,9 @@ TEST(WorkerFaults, RetryTakesAFreshConnectionNotAnotherIdleOne) {
   for (int i = 0; i < 2; ++i) {  // two kept-alive connections, both closed by the server meanwhile
     FakeConnScript stale{{worker_one_read(resp), {test::fake_eof()}}, {}, false};
     stale.acked_requests = 1;
-    stale.yield_reads = true;  // the two first requests overlap, so each gets its own connection
+    // The two first requests overlap, so each gets its own connection: neither answers before both
+    // are open, even when the worker thread finishes the first before the second is submitted.
+    stale.hold_reads_until_connects = 2;
     rig.net.add(stale);
   }
   rig.net.add(FakeConnScript{{worker_one_read(resp)}, {}, false});
