@@ -3,15 +3,16 @@
 // response head, stream the de-chunked body into the connection's ResponseSink. Each read is
 // stamped once, right after it returns, and that time goes to every token event the read
 // completed. The outcome of a failed read is classified here (timeout, dropped, cancelled, a stale
-// kept-alive connection to retry). Beast's parser stays inside exchange.cpp.
+// kept-alive connection to retry). Parsing is response_reader's, without the socket.
 #include <boost/asio/awaitable.hpp>
 #include <cstdint>
-#include <cstring>
 #include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "exec/read_buffer.hpp"
+#include "exec/response_reader.hpp"
 #include "exec/response_sink.hpp"
 #include "net/connection.hpp"
 
@@ -20,40 +21,13 @@ namespace sb {
 struct ClientOptions;
 struct Job;
 
-// Bytes read from a connection and not parsed yet. Grows to one read step once, then is reused:
-// no allocation per request or per read.
-class ReadBuffer {
- public:
-  // Room for `n` more bytes after the unparsed ones.
-  boost::asio::mutable_buffer prepare(std::size_t n) {
-    if (begin_ == end_) begin_ = end_ = 0;
-    if (mem_.size() - end_ < n) {
-      if (begin_ > 0) {
-        std::memmove(mem_.data(), mem_.data() + begin_, end_ - begin_);
-        end_ -= begin_;
-        begin_ = 0;
-      }
-      if (mem_.size() - end_ < n) mem_.resize(end_ + n);
-    }
-    return {mem_.data() + end_, n};
-  }
-  void commit(std::size_t n) noexcept { end_ += n; }
-  boost::asio::const_buffer data() const noexcept { return {mem_.data() + begin_, end_ - begin_}; }
-  std::size_t size() const noexcept { return end_ - begin_; }
-  void consume(std::size_t n) noexcept { begin_ = n >= size() ? end_ : begin_ + n; }
-  void clear() noexcept { begin_ = end_ = 0; }
-
- private:
-  std::vector<char> mem_;
-  std::size_t begin_ = 0, end_ = 0;
-};
-
 // A connection of a worker's pool and what it keeps across the requests it serves.
 struct PooledConn {
   PooledConn(std::unique_ptr<ByteStream> s, StreamDecoder& decoder, bool keep_text)
       : stream(std::move(s)), sink(decoder, keep_text) {}
   std::unique_ptr<ByteStream> stream;
   ReadBuffer buf;
+  ResponseReader reader;
   ResponseSink sink;
   std::string head;         // request head, reused across requests
   bool connected = false;
