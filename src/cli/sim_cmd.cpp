@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "cli/commands.hpp"
 #include "cli/sim_engine_flags.hpp"
@@ -82,6 +83,38 @@ void add_fault_flags(CLI::App& app, SimFlags& f) {
       ->capture_default_str()->check(CLI::Range(0.0, 1.0));
 }
 
+// The flags given on the command line among app's options [from, to).
+std::vector<std::string> given_flags(const CLI::App& app, std::size_t from, std::size_t to) {
+  std::vector<std::string> out;
+  const auto options = app.get_options();
+  for (std::size_t i = from; i < to && i < options.size(); ++i) {
+    if (options[i]->count() > 0) out.push_back(options[i]->get_name());
+  }
+  return out;
+}
+
+// Each cost model has its own flags; the other model's are never ignored in silence. An engine
+// flag without --cost selects the engine (`sim --model-preset llama-3-8b` means the engine); one
+// that contradicts --cost, or flags of both models, are errors naming the flags.
+void choose_cost_model(const CLI::App& app, SimFlags& f, const std::vector<std::string>& fixed_given,
+                       const std::vector<std::string>& engine_given) {
+  const bool cost_given = app.count("--cost") > 0;
+  if (!engine_given.empty() && !fixed_given.empty()) {
+    throw UserError(fixed_given.front() + " is a flag of --cost fixed and " + engine_given.front() +
+                    " one of --cost engine: give the flags of one cost model");
+  }
+  if (!engine_given.empty()) {
+    if (cost_given && f.cost == "fixed") {
+      throw UserError(engine_given.front() + " is a flag of the engine model: it needs --cost engine (got --cost fixed)");
+    }
+    f.cost = "engine";
+  }
+  if (!fixed_given.empty() && f.cost == "engine") {
+    throw UserError(fixed_given.front() + " is a flag of --cost fixed: the engine model derives TTFT and ITL "
+                    "from the model and GPU (got --cost engine)");
+  }
+}
+
 }  // namespace
 
 int sim_cmd(int argc, char** argv) {
@@ -90,8 +123,11 @@ int sim_cmd(int argc, char** argv) {
   f.fixed.ttft_ms = 50;
   f.fixed.itl_ms = 10;
   add_server_flags(app, f);
+  const std::size_t fixed_from = app.get_options().size() + 1;  // after --cost, the first cost flag
   add_cost_flags(app, f);
+  const std::size_t fixed_to = app.get_options().size();
   add_fault_flags(app, f);
+  const std::size_t engine_from = app.get_options().size();
   add_engine_flags(app, f.engine);
   try {
     app.parse(argc, argv);
@@ -103,6 +139,9 @@ int sim_cmd(int argc, char** argv) {
     std::fputs(sim::format_presets().c_str(), stdout);
     return to_int(ExitCode::ok);
   }
+  std::vector<std::string> engine_given = given_flags(app, engine_from, app.get_options().size());
+  std::erase(engine_given, "--list-presets");
+  choose_cost_model(app, f, given_flags(app, fixed_from, fixed_to), engine_given);
   f.fixed.seed = f.server.seed;
   f.server.faults.seed = f.server.seed;
   if (app.count("--max-model-len") > 0) f.engine.max_model_len = f.server.max_model_len;

@@ -14,6 +14,7 @@
 #include <thread>
 #include <vector>
 
+#include "e2e/run_process.hpp"
 #include "sim/raw_http_client.hpp"
 
 namespace {
@@ -129,6 +130,33 @@ TEST(SimE2e, EngineServesThePresetNameUnlessTold) {
   SimProcess named({"--cost", "engine", "--model-preset", "llama-3.2-1b", "--served-model-name", "mine"});
   const RawResponse m2 = http_exchange(named.port(), get_request("/v1/models"));
   EXPECT_EQ(nlohmann::json::parse(m2.body)["data"][0]["id"], "mine");
+}
+
+// Each cost model's flags belong to it: never ignored in silence.
+TEST(SimE2e, FlagsOfTheOtherCostModelAreRefusedNamingTheFlag) {
+  sb::e2e::TempDir dir("sim_cost_flags");
+  const auto engine_flag_on_fixed = sb::e2e::run_subcommand(
+      {"sim", "--port", "0", "--cost", "fixed", "--model-preset", "llama-3-8b", "--max-num-seqs", "32"}, dir.path, "a", {}, 20);
+  EXPECT_EQ(engine_flag_on_fixed.code, 2);
+  EXPECT_NE(engine_flag_on_fixed.err.find("--model-preset is a flag of the engine model: it needs --cost engine"),
+            std::string::npos) << engine_flag_on_fixed.err;
+  const auto fixed_flag_on_engine =
+      sb::e2e::run_subcommand({"sim", "--port", "0", "--cost", "engine", "--ttft-ms", "500"}, dir.path, "b", {}, 20);
+  EXPECT_EQ(fixed_flag_on_engine.code, 2);
+  EXPECT_NE(fixed_flag_on_engine.err.find("--ttft-ms is a flag of --cost fixed"), std::string::npos)
+      << fixed_flag_on_engine.err;
+  const auto both = sb::e2e::run_subcommand({"sim", "--port", "0", "--itl-ms", "5", "--gpu-preset", "h100"},
+                                            dir.path, "c", {}, 20);
+  EXPECT_EQ(both.code, 2);
+  EXPECT_NE(both.err.find("--itl-ms is a flag of --cost fixed and --gpu-preset one of --cost engine"),
+            std::string::npos) << both.err;
+}
+
+TEST(SimE2e, AnEngineFlagWithoutCostSelectsTheEngine) {
+  SimProcess sim({"--model-preset", "llama-3.2-1b", "--max-num-seqs", "32", "--time-scale", "100"});
+  ASSERT_NE(sim.port(), 0);
+  const RawResponse models = http_exchange(sim.port(), get_request("/v1/models"));
+  EXPECT_EQ(nlohmann::json::parse(models.body)["data"][0]["id"], "llama-3.2-1b");  // the engine's name, not sim-model
 }
 
 TEST(SimE2e, EngineDrawsOutputLengthsWhenEosIsAllowed) {
