@@ -12,6 +12,7 @@ constexpr std::array kFlags{
     // Target
     FlagSpec{"config", K::value,
              "TOML file with base_url, api_key, model, timeout_s and any flag (default ./servebench.toml)"},
+    FlagSpec{"profile", K::value, "table of the config file to read, e.g. [gateway] (default: the only table)"},
     FlagSpec{"backend", K::value, "vllm | openai (completions API) | openai-chat (chat API); default openai",
              "backend"},
     FlagSpec{"base-url", K::value,
