@@ -1,7 +1,12 @@
 #pragma once
 // The optional TOML config file of `servebench run` (--config FILE, else ./servebench.toml).
-// Keys: base_url, api_key, model, timeout_s, and any run flag name (dashes or underscores).
-// Values become flag-style strings so the file and the command line share one validator.
+// Keys: base_url, api_key, model, timeout_s, and any run flag name (dashes or underscores);
+// default_model and timeout are read as model and timeout_s. Values become flag-style strings so
+// the file and the command line share one validator.
+//
+// Gateway profiles: a file may hold tables, one per gateway, as users keep one key for every tool
+// ([taotoken] / api_key / base_url / default_model / timeout). --profile NAME picks a table, or the
+// only table when there is one; its keys replace the top-level ones. Other tables are not read.
 #include <optional>
 #include <string>
 #include <vector>
@@ -12,19 +17,30 @@ struct ConfigEntry {
   std::string key;                  // canonical flag name: dashes, no leading "--" (e.g. "num-prompts")
   std::vector<std::string> values;  // scalar -> one value; array -> one per element; bool -> "true"/"false"
   std::string where;                // "FILE:LINE (key)" for error messages
+  // From the chosen profile table, which other tools read too: a key servebench does not know is
+  // a warning there, not an error.
+  bool in_profile = false;
 };
 
 struct ConfigFile {
   std::string path;
-  std::vector<ConfigEntry> entries;  // sorted by key (toml++ tables are ordered maps)
-  // One line each, for stderr: a file holding a credential (api_key, an Authorization-like
-  // header) that group or others can read.
+  std::optional<std::string> profile;  // the table read, when the file has tables
+  std::vector<ConfigEntry> entries;    // sorted by key; a profile's key replaces the top-level one
+  // api_key (or an Authorization-like header) anywhere in the file, in a table read or not.
+  bool holds_credential = false;
+  // One line each, for stderr: a file holding a credential that group or others can read; a
+  // table inside the profile (ignored).
   std::vector<std::string> warnings;
 };
 
-// Throws sb::UserError (config_error) naming FILE:LINE for syntax errors and unsupported values
-// (tables, nested arrays). A UTF-8 byte order mark at the start is accepted.
-ConfigFile load_config_file(const std::string& path);
+// `profile`: --profile NAME, else the file's only table. Throws sb::UserError (config_error)
+// naming FILE:LINE for syntax errors and unsupported values (nested arrays, a key given under
+// both of its names in one table), and listing the tables when the choice is missing or wrong.
+// A UTF-8 byte order mark at the start is accepted. Checks the file's permissions.
+ConfigFile load_config_file(const std::string& path, const std::optional<std::string>& profile = std::nullopt);
+
+// The same for text already read (`path` only names it in messages): no permission check.
+ConfigFile parse_config_text(std::string text, const std::string& path, const std::optional<std::string>& profile);
 
 // "num_prompts" / "--num-prompts" -> "num-prompts".
 std::string canonical_flag_name(std::string name);

@@ -24,28 +24,35 @@ std::pair<std::string, std::string> split_pair(const std::string& s, char sep) {
   return {strip(s.substr(0, at)), strip(s.substr(at + 1))};
 }
 
+// A key is sent as "Authorization: Bearer KEY": a line break in it would start another header.
+bool breaks_header_line(const std::string& key) {
+  return key.find_first_of(std::string_view("\r\n\0", 3)) != std::string::npos;
+}
+
 void read_api_key(const OptionReader& r, const EnvLookup& env, RunConfig& c) {
-  // Precedence: --api-key-env (flag) > api_key in the file > default variable OPENAI_API_KEY.
+  // Precedence: --api-key-env (flag) > api_key in the file (or its profile) > default variable OPENAI_API_KEY.
   const bool env_from_flag = r.has("api-key-env") && r.where("api-key-env").rfind("--", 0) == 0;
   const std::string var = r.text("api-key-env").value_or("OPENAI_API_KEY");
   if (!env_from_flag && r.has("api-key")) {
-    c.api_key = *r.text("api-key");
+    const std::string key = *r.text("api-key");
+    if (breaks_header_line(key)) {
+      r.error("api-key", "holds a line break or NUL (the key is not shown)");
+      return;
+    }
+    c.api_key = key;
     c.api_key_source = "config file";
     return;
   }
   if (auto v = env(var)) {
+    if (breaks_header_line(*v)) {
+      r.error("api-key-env", fmt::format("environment variable {} holds a line break or NUL (the key is not shown)", var));
+      return;
+    }
     c.api_key = *v;
     c.api_key_source = "env " + var;
   } else if (r.has("api-key-env")) {
     r.error("api-key-env", fmt::format("environment variable {} is not set", var));
   }
-}
-
-// The OpenAI SDKs' base URL ends in /v1 (http://host:8000/v1); our API paths (/v1/models, the
-// endpoint) carry the version already, so it comes off the prefix instead of being doubled into
-// /v1/v1/completions. "/v1/" is "/v1" here: parse_base_url drops trailing slashes.
-void drop_api_version(Endpoint& ep, const std::string& path) {
-  if (ep.base_path.ends_with("/v1") && path.starts_with("/v1/")) ep.base_path.resize(ep.base_path.size() - 3);
 }
 
 void read_target(const OptionReader& r, const EnvLookup& env, RunConfig& c) {
@@ -66,9 +73,9 @@ void read_target(const OptionReader& r, const EnvLookup& env, RunConfig& c) {
     c.client.endpoint.port = static_cast<std::uint16_t>(port > 65535 ? 8000 : port);
   }
   c.client.endpoint.insecure = r.flag("insecure");
-  c.client.path = r.text("endpoint").value_or(c.client.api == Api::chat ? "/v1/chat/completions" : "/v1/completions");
-  if (c.client.path.empty() || c.client.path.front() != '/') c.client.path = "/" + c.client.path;
-  drop_api_version(c.client.endpoint, c.client.path);
+  // A base URL ending in /v1 (the OpenAI SDKs' habit) is joined without doubling it (net/endpoint.hpp).
+  const std::string default_path = c.client.api == Api::chat ? "/v1/chat/completions" : "/v1/completions";
+  c.client.path = join_api_path(c.client.endpoint, r.text("endpoint").value_or(default_path));
   c.base_url = c.client.endpoint.url("");
   c.model = r.text("model");
   c.served_model_name = r.text("served-model-name");

@@ -11,7 +11,9 @@ using K = FlagKind;
 constexpr std::array kFlags{
     // Target
     FlagSpec{"config", K::value,
-             "TOML file with base_url, api_key, model, timeout_s and any flag (default ./servebench.toml)"},
+             "TOML file with base_url, api_key, model, timeout_s and any flag, or one [table] per gateway "
+             "(default ./servebench.toml)"},
+    FlagSpec{"profile", K::value, "table of the config file to read, e.g. [gateway] (default: the only table)"},
     FlagSpec{"backend", K::value, "vllm | openai (completions API) | openai-chat (chat API); default openai",
              "backend"},
     FlagSpec{"base-url", K::value,

@@ -86,18 +86,46 @@ bool parse_command_line(const std::vector<std::string>& args, RawOptions& raw,
 }
 
 // The file's entries that the command line did not set. api_key is the one key that is not a flag.
-void merge_config_file(const ConfigFile& file, RawOptions& raw, std::vector<std::string>& errors) {
+// An unknown key is an error at the top level (servebench's own file: a typo) and a warning in a
+// profile table, which holds other tools' keys too.
+void merge_config_file(const ConfigFile& file, RawOptions& raw, std::vector<std::string>& errors,
+                       std::vector<std::string>& warnings) {
   for (const ConfigEntry& e : file.entries) {
-    if (e.key == "config") {
-      errors.push_back(e.where + ": a config file cannot name another config file");
+    if (e.key == "config" || e.key == "profile") {
+      errors.push_back(e.where + (e.key == "config" ? ": a config file cannot name another config file"
+                                                    : ": the profile is chosen on the command line (--profile NAME)"));
       continue;
     }
     if (e.key != "api-key" && !find_run_flag(e.key)) {
-      errors.push_back(e.where + ": unknown key (use base_url, api_key, model, timeout_s or a run flag name)");
+      if (e.in_profile) warnings.push_back(fmt::format("{}: unknown key in profile [{}], ignored", e.where, *file.profile));
+      else errors.push_back(e.where + ": unknown key (use base_url, api_key, model, timeout_s or a run flag name)");
       continue;
     }
     if (!raw.count(e.key)) raw[e.key] = RawValue{e.values, e.where};
   }
+}
+
+// The config file (--config, else ./servebench.toml) and its profile (--profile) into `raw`.
+std::optional<std::string> read_config_file(const ParseInput& in, RawOptions& raw, std::vector<std::string>& errors) {
+  std::optional<std::string> config_path, profile;
+  if (auto it = raw.find("config"); it != raw.end()) config_path = it->second.values.back();
+  if (auto it = raw.find("profile"); it != raw.end()) profile = it->second.values.back();
+  config_path = find_config_file(config_path, in.cwd);
+  if (!config_path) {
+    if (profile)
+      errors.push_back(fmt::format("--profile {}: no config file to read it from (give --config FILE, or put "
+                                   "servebench.toml in this folder)", *profile));
+    return std::nullopt;
+  }
+  try {
+    const ConfigFile file = load_config_file(*config_path, profile);
+    std::vector<std::string> warnings = file.warnings;
+    merge_config_file(file, raw, errors, warnings);
+    for (const std::string& w : warnings) std::cerr << "warning: " << w << "\n";
+  } catch (const UserError& e) {
+    errors.push_back(e.what());
+  }
+  return config_path;
 }
 
 // The flag that set `field`: one the user gave if several set it (--output-len or
@@ -131,18 +159,7 @@ std::optional<RunConfig> parse_run_options(const ParseInput& in) {
   std::vector<std::string> errors;
   RawOptions raw;
   if (!parse_command_line(in.args, raw, errors)) return std::nullopt;
-  std::optional<std::string> config_path;
-  if (auto it = raw.find("config"); it != raw.end()) config_path = it->second.values.back();
-  config_path = find_config_file(config_path, in.cwd);
-  if (config_path) {
-    try {
-      const ConfigFile file = load_config_file(*config_path);
-      for (const std::string& w : file.warnings) std::cerr << "warning: " << w << "\n";
-      merge_config_file(file, raw, errors);
-    } catch (const UserError& e) {
-      errors.push_back(e.what());
-    }
-  }
+  const std::optional<std::string> config_path = read_config_file(in, raw, errors);
   RunConfig cfg = build_run_config(OptionReader(raw, errors), in.env);
   cfg.config_path = config_path;
   add_problems(pipeline::validate(cfg), raw, errors);

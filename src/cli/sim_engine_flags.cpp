@@ -2,7 +2,9 @@
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <fmt/format.h>
 #include <functional>
 #include <toml++/toml.h>
@@ -315,9 +317,12 @@ std::unique_ptr<sim::Backend> make_engine_backend(const EngineFlags& flags) {
   }
   if (!flags.kernel_trace.empty()) {
     // Fail at startup, not at the first /start_profile, when the path is unusable.
+    // The probe creates the file the trace will replace; errno says why it could not (a missing
+    // folder, a read-only disk), which "cannot open" alone does not.
     std::FILE* probe = std::fopen(flags.kernel_trace.c_str(), "w");
     if (probe == nullptr)
-      throw UserError(fmt::format("--kernel-trace {}: cannot open for writing", flags.kernel_trace));
+      throw UserError(fmt::format("--kernel-trace {}: cannot open for writing: {}", flags.kernel_trace,
+                                  std::strerror(errno)));
     std::fclose(probe);
   }
   return std::make_unique<sim::EngineBackend>(

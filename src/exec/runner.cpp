@@ -101,6 +101,17 @@ Problems validate(const ClientOptions& opt) {
                                           kMaxClientThreads, opt.threads)});
   if (!(opt.stop_grace_s >= 0))
     out.push_back({"stop_grace_s", fmt::format("must be >= 0, got {}", opt.stop_grace_s)});
+  // Headers set through the library, not --header (cli/header_arg checks those): a CR or LF would
+  // end the header line and start another in every request. Values are never shown (credentials).
+  constexpr std::string_view kLineBreaks("\r\n\0", 3);
+  for (std::size_t i = 0; i < opt.headers.size(); ++i) {
+    const auto& [name, value] = opt.headers[i];
+    if (name.find_first_of(kLineBreaks) != std::string::npos)
+      out.push_back({"headers", fmt::format("header {}: its name holds a line break or NUL (not shown)", i + 1)});
+    else if (value.find_first_of(kLineBreaks) != std::string::npos)
+      out.push_back({"headers", fmt::format("header {} ('{}'): the value holds a line break or NUL (the value is not "
+                                            "shown)", i + 1, name)});
+  }
   return out;
 }
 

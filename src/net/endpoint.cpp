@@ -99,6 +99,16 @@ Endpoint parse_base_url(std::string_view url) {
   return ep;
 }
 
+std::string join_api_path(Endpoint& ep, std::string_view endpoint_path) {
+  std::string path(endpoint_path);
+  if (path.empty() || path.front() != '/') path.insert(0, "/");
+  constexpr std::string_view kVersion = "/v1";
+  if (!ep.base_path.ends_with(kVersion)) return path;
+  ep.base_path.resize(ep.base_path.size() - kVersion.size());
+  const bool versioned = path == kVersion || path.starts_with("/v1/");
+  return versioned ? path : std::string(kVersion) + path;
+}
+
 std::string Endpoint::authority() const {
   // Appending piecewise (not ":" + to_string(port)) avoids a GCC 12 -Wrestrict false positive.
   const bool v6 = host.find(':') != std::string::npos;

@@ -20,6 +20,9 @@ void append(Problems& to, Problems from) {
 Problems validate(const RunConfig& c) {
   Problems out;
   append(out, nest_problems(validate(c.client), "client"));
+  // Sent as "Authorization: Bearer KEY": a line break would start another header (never shown).
+  if (c.api_key.find_first_of(std::string_view("\r\n\0", 3)) != std::string::npos)
+    out.push_back({"api_key", "holds a line break or NUL (the key is not shown)"});
   const std::string want = c.client.api == Api::chat ? "chat/completions" : "completions";
   const bool chat_path = c.client.path.ends_with("chat/completions");
   if (!c.client.path.ends_with(want) || (c.client.api == Api::completions && chat_path))

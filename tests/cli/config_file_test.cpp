@@ -32,8 +32,9 @@ TEST(ConfigFile, ValuesBecomeFlagTextWithFileAndLine) {
   std::filesystem::remove(path);
 }
 
-TEST(ConfigFile, TablesAndSyntaxErrorsAreRejected) {
-  const std::string tables = temp_file("t.toml", "[server]\nport = 1\n");
+TEST(ConfigFile, ArraysOfTablesAndSyntaxErrorsAreRejected) {
+  // A [table] is a profile (config_profile_test.cpp); an array of tables is nothing of ours.
+  const std::string tables = temp_file("t.toml", "[[server]]\nport = 1\n");
   EXPECT_THROW(load_config_file(tables), UserError);
   const std::string bad = temp_file("b.toml", "a = \n");
   try {

@@ -97,7 +97,14 @@ TEST(SimEngineFlags, BackendWritesTheChosenTraceFormat) {
   EXPECT_EQ(events.size(), 2u);
 
   flags.kernel_trace = "/nonexistent-dir/trace.csv";
-  EXPECT_THROW(make_engine_backend(flags), UserError);
+  std::string message = "no error";
+  try {
+    make_engine_backend(flags);
+  } catch (const UserError& e) {
+    message = e.what();
+  }
+  // One line naming the file and the system's reason.
+  EXPECT_EQ(message, "--kernel-trace /nonexistent-dir/trace.csv: cannot open for writing: No such file or directory");
 }
 
 }  // namespace

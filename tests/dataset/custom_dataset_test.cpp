@@ -34,7 +34,7 @@ std::string custom_error_of(const DatasetConfig& cfg) {
 }
 
 TEST(Custom, ReadsEveryRowInFileOrderWithPerRowOutputLengths) {
-  testing::ByteTokenizer tok;
+  dataset::ByteTokenizer tok;
   auto cfg = custom("custom_small.jsonl", 0);  // <= 0: all rows
   cfg.disable_shuffle = true;
   cfg.custom_output_len = -1;

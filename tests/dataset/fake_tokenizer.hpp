@@ -1,5 +1,6 @@
 #pragma once
-// Test tokenizers with hand-checkable ids.
+// Test tokenizers with hand-checkable ids (in sb::dataset, the folder's namespace: a namespace named
+// `testing` would hide GoogleTest's in the unity-built test executable).
 //  ByteTokenizer:    <unk>=0 <s>=1 </s>=2, byte b -> b + 3; adds <s> with special tokens on.
 //  MergingTokenizer: the same, plus id 259 = "ab", merged greedily when encoding, so decode then
 //                    encode can shorten a sequence (what the random dataset's fix loop corrects).
@@ -10,7 +11,7 @@
 
 #include "tokenizer/tokenizer.hpp"
 
-namespace sb::testing {
+namespace sb::dataset {
 
 class ByteTokenizer : public Tokenizer {
  public:
@@ -58,4 +59,4 @@ class MergingTokenizer : public ByteTokenizer {
   MergingTokenizer() { merges_ = true; }
 };
 
-}  // namespace sb::testing
+}  // namespace sb::dataset

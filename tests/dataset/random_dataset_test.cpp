@@ -23,7 +23,7 @@ DatasetConfig random_cfg(int num_prompts, int input_len, int output_len) {
 }
 
 TEST(RandomDataset, FixedLengthsSubtractTheBosAndCountItBack) {
-  testing::ByteTokenizer tok;
+  dataset::ByteTokenizer tok;
   Dataset ds = load_dataset(random_cfg(20, 64, 7), &tok);
   ASSERT_EQ(ds.requests.size(), 20u);
   for (std::size_t i = 0; i < ds.requests.size(); ++i) {
@@ -38,7 +38,7 @@ TEST(RandomDataset, FixedLengthsSubtractTheBosAndCountItBack) {
 }
 
 TEST(RandomDataset, PromptsAreRunsOfConsecutiveNonSpecialIds) {
-  testing::ByteTokenizer tok;  // allowed ids 3..258 = bytes 0..255, so a run is consecutive bytes
+  dataset::ByteTokenizer tok;  // allowed ids 3..258 = bytes 0..255, so a run is consecutive bytes
   Dataset ds = load_dataset(random_cfg(5, 40, 4), &tok);
   for (const auto& r : ds.requests) {
     for (std::size_t j = 1; j < r.prompt.size(); ++j) {
@@ -53,7 +53,7 @@ TEST(RandomDataset, PromptsAreRunsOfConsecutiveNonSpecialIds) {
 }
 
 TEST(RandomDataset, RangeRatioDrawsLengthsInTheClosedRange) {
-  testing::ByteTokenizer tok;
+  dataset::ByteTokenizer tok;
   auto cfg = random_cfg(400, 101, 10);
   cfg.random_range_ratio_input = 0.5;   // real input 100 -> [50, 150]
   cfg.random_range_ratio_output = 0.25; // [floor(7.5), ceil(12.5)] = [7, 13]
@@ -72,7 +72,7 @@ TEST(RandomDataset, RangeRatioDrawsLengthsInTheClosedRange) {
 }
 
 TEST(RandomDataset, SharedPrefixStartsEveryPrompt) {
-  testing::ByteTokenizer tok;
+  dataset::ByteTokenizer tok;
   auto cfg = random_cfg(6, 11, 3);
   cfg.random_prefix_len = 8;
   Dataset ds = load_dataset(cfg, &tok);
@@ -85,7 +85,7 @@ TEST(RandomDataset, SharedPrefixStartsEveryPrompt) {
 }
 
 TEST(RandomDataset, DeterministicPerSeed) {
-  testing::MergingTokenizer tok;
+  dataset::MergingTokenizer tok;
   auto cfg = random_cfg(30, 50, 5);
   cfg.random_range_ratio_input = 0.3;
   cfg.seed = 17;
@@ -102,7 +102,7 @@ TEST(RandomDataset, DeterministicPerSeed) {
 }
 
 TEST(RandomDataset, FixLoopHitsExactLengthsWhenDecodeMergesTokens) {
-  testing::MergingTokenizer tok;  // "ab" re-encodes as one token: one pass would fall short
+  dataset::MergingTokenizer tok;  // "ab" re-encodes as one token: one pass would fall short
   Dataset ds = load_dataset(random_cfg(300, 33, 5), &tok);
   int merged_prompts = 0;
   for (const auto& r : ds.requests) {
@@ -115,7 +115,7 @@ TEST(RandomDataset, FixLoopHitsExactLengthsWhenDecodeMergesTokens) {
 }
 
 // Encoding always appends one '!' more than the text had: the fix loop can never converge.
-class GrowingTokenizer : public testing::ByteTokenizer {
+class GrowingTokenizer : public dataset::ByteTokenizer {
  public:
   std::vector<std::int32_t> encode(std::string_view text, bool add_special_tokens) const override {
     auto ids = ByteTokenizer::encode(text, add_special_tokens);
@@ -149,7 +149,7 @@ TEST(RandomDataset, WithoutTokenizerUsesWordsAndSaysLengthsAreApproximate) {
 }
 
 TEST(RandomDataset, RejectsBadRatiosAndEmptyPrompts) {
-  testing::ByteTokenizer tok;
+  dataset::ByteTokenizer tok;
   auto cfg = random_cfg(1, 10, 10);
   cfg.random_range_ratio_input = 1.0;
   EXPECT_THROW(load_dataset(cfg, &tok), UserError);

@@ -54,7 +54,7 @@ TempFile write_generated(const std::string& name, const std::vector<Turns>& entr
 }
 
 TEST(ShareGpt, TakesFirstTwoTurnsInFileOrderWithExactCounts) {
-  testing::ByteTokenizer tok;
+  dataset::ByteTokenizer tok;
   auto cfg = sharegpt(kShareGptData + "sharegpt_small.json", 2);
   cfg.disable_shuffle = true;
   Dataset ds = load_dataset(cfg, &tok);
@@ -73,7 +73,7 @@ TEST(ShareGpt, TakesFirstTwoTurnsInFileOrderWithExactCounts) {
 }
 
 TEST(ShareGpt, OversamplesWhenTooFewPassTheFilters) {
-  testing::ByteTokenizer tok;
+  dataset::ByteTokenizer tok;
   auto cfg = sharegpt(kShareGptData + "sharegpt_small.json", 5);
   Dataset ds = load_dataset(cfg, &tok);
   ASSERT_EQ(ds.requests.size(), 5u);  // only 2 of 4 usable entries pass
@@ -85,7 +85,7 @@ TEST(ShareGpt, OversamplesWhenTooFewPassTheFilters) {
 }
 
 TEST(ShareGpt, FixedOutputLengthSkipsTheShortOutputFilter) {
-  testing::ByteTokenizer tok;
+  dataset::ByteTokenizer tok;
   auto cfg = sharegpt(kShareGptData + "sharegpt_small.json", 3);
   cfg.disable_shuffle = true;
   cfg.sharegpt_output_len = 100;
@@ -97,7 +97,7 @@ TEST(ShareGpt, FixedOutputLengthSkipsTheShortOutputFilter) {
 }
 
 TEST(ShareGpt, FiltersAtTheExactThresholds) {
-  testing::ByteTokenizer tok;
+  dataset::ByteTokenizer tok;
   // tokens = bytes + 1: prompt 3|4, output 3|4, prompt 1024|1025, total 2048|2049.
   const TempFile file = write_generated("thresholds.json", {
       {2, 10},     // a: prompt 3 -> drop
@@ -120,7 +120,7 @@ TEST(ShareGpt, FiltersAtTheExactThresholds) {
 }
 
 TEST(ShareGpt, ShuffleIsSeededAndWalksUntilEnoughAccepted) {
-  testing::ByteTokenizer tok;
+  dataset::ByteTokenizer tok;
   std::vector<Turns> many(20, Turns{5, 5});
   const TempFile file = write_generated("many.json", many);
   auto cfg = sharegpt(file.path, 6);
@@ -156,7 +156,7 @@ TEST(ShareGpt, WithoutTokenizerCountsBytesOverFourAndWarns) {
 }
 
 TEST(ShareGpt, MalformedEntryNamesFileAndLine) {
-  testing::ByteTokenizer tok;
+  dataset::ByteTokenizer tok;
   const std::string path = kShareGptData + "sharegpt_malformed.json";
   try {
     load_dataset(sharegpt(path, 2), &tok);  // entry b is only parsed fully when walked

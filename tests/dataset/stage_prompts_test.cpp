@@ -51,7 +51,7 @@ TEST(StagePrompts, PrefixesAreUniqueLeadTheirPromptAndAreCounted) {
   // "[1.12] " vs "[11.2] ": no collision from the digits running together.
   EXPECT_NE(dataset::unique_prefix(1, 12), dataset::unique_prefix(11, 2));
 
-  testing::ByteTokenizer tok;  // tokens = bytes + 1 (<s>)
+  dataset::ByteTokenizer tok;  // tokens = bytes + 1 (<s>)
   RequestSpec exact{"hello", 6, 8, "r-0"};
   dataset::add_unique_prefix(exact, 2, 7, &tok);
   EXPECT_EQ(exact.prompt, "[2.7] hello");
@@ -115,7 +115,7 @@ TEST(StagePrompts, ShareGptPoolKeepsStageZero) {
   cfg.path = std::string(SB_SOURCE_DIR) + "/tests/data/dataset/sharegpt_small.json";
   cfg.num_prompts = 1;
   cfg.sharegpt_output_len = 8;
-  testing::ByteTokenizer tok;  // 3 of the file's conversations pass the length filters
+  dataset::ByteTokenizer tok;  // 3 of the file's conversations pass the length filters
   const Dataset alone = load_dataset(cfg, &tok);
   cfg.pool_prompts = 100;
   const Dataset pooled = load_dataset(cfg, &tok);

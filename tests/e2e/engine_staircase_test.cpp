@@ -24,9 +24,9 @@
 namespace sb::e2e {
 namespace {
 
-using sb::testing::get_request;
-using sb::testing::http_exchange;
-using sb::testing::post_request;
+using sb::sim::get_request;
+using sb::sim::http_exchange;
+using sb::sim::post_request;
 
 int post(const Sim& sim, const char* path) {
   return http_exchange(static_cast<std::uint16_t>(sim.port()), post_request(path, "")).status;

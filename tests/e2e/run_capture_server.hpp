@@ -2,7 +2,7 @@
 // A tiny blocking HTTP/1.1 server for the `servebench run` end-to-end tests that records every
 // request it gets (request line, headers, body), so a test can check what servebench put on the
 // wire: headers, the API key, the model name, sampling fields and --extra-body. It answers
-// GET /v1/models with one model id, POST .../completions with a fixed three-token SSE stream plus a
+// GET [prefix]/v1/models with one model id, POST .../completions with a fixed three-token SSE stream plus a
 // usage chunk (or the stream a test gives), and anything else with 404. Plain POSIX sockets keep Asio
 // out of this test binary.
 #include <arpa/inet.h>
@@ -120,7 +120,7 @@ class CaptureServer {
 
   std::string answer(const CapturedRequest& req) const {
     std::string status = "200 OK", type = "application/json", body;
-    if (req.method == "GET" && req.path == "/v1/models") {
+    if (req.method == "GET" && req.path.ends_with("/v1/models")) {  // under a gateway's prefix too (/api/v1/models)
       body = R"({"object":"list","data":[{"id":")" + model_id_ + R"(","object":"model"}]})";
     } else if (req.method == "POST" && req.path.find("completions") != std::string::npos) {
       const bool chat = req.path.find("chat") != std::string::npos;

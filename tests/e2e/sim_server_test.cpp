@@ -19,10 +19,10 @@
 
 namespace {
 
-using sb::testing::get_request;
-using sb::testing::http_exchange;
-using sb::testing::post_request;
-using sb::testing::RawResponse;
+using sb::sim::get_request;
+using sb::sim::http_exchange;
+using sb::sim::post_request;
+using sb::sim::RawResponse;
 
 // Starts `servebench sim --port 0 ARGS...`, reads "listening on http://127.0.0.1:PORT" from its stdout.
 class SimProcess {

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <vector>
+
 #include "core/error.hpp"
 
 namespace sb {
@@ -58,6 +60,77 @@ TEST(Endpoint, MalformedUrlsNameTheFlagAndTheProblem) {
   EXPECT_NE(message("http://::1:80").find("brackets"), std::string::npos);
   EXPECT_NE(message("http://u:p@h").find("credentials"), std::string::npos);
   EXPECT_NE(message("http://h/x?y=1").find("query"), std::string::npos);
+}
+
+// Every base URL shape (none, /v1, /api, /api/v1; with and without a trailing slash) against every
+// --endpoint spelling: the request URL and the model list's URL, written out by hand.
+struct JoinCase {
+  const char* endpoint;
+  const char* request_url;
+};
+
+struct BaseCase {
+  std::vector<const char*> spellings;  // the same base, written as users do
+  const char* models_url;              // GET /v1/models under it
+  std::vector<JoinCase> joins;
+};
+
+TEST(EndpointJoin, EveryBaseAndEndpointCombinationKnownAnswers) {
+  const std::vector<BaseCase> cases = {
+      {{"http://h:8000", "http://h:8000/"},
+       "http://h:8000/v1/models",
+       {{"/v1/completions", "http://h:8000/v1/completions"},
+        {"v1/completions", "http://h:8000/v1/completions"},
+        {"/v1/chat/completions", "http://h:8000/v1/chat/completions"},
+        {"/completions", "http://h:8000/completions"},
+        {"completions", "http://h:8000/completions"},
+        {"/chat/completions", "http://h:8000/chat/completions"}}},
+      {{"http://h:8000/v1", "http://h:8000/v1/"},
+       "http://h:8000/v1/models",
+       {{"/v1/completions", "http://h:8000/v1/completions"},
+        {"v1/completions", "http://h:8000/v1/completions"},
+        {"/v1/chat/completions", "http://h:8000/v1/chat/completions"},
+        {"/completions", "http://h:8000/v1/completions"},
+        {"completions", "http://h:8000/v1/completions"},
+        {"/chat/completions", "http://h:8000/v1/chat/completions"}}},
+      {{"https://taotoken.net/api", "https://taotoken.net/api/"},
+       "https://taotoken.net/api/v1/models",
+       {{"/v1/completions", "https://taotoken.net/api/v1/completions"},
+        {"v1/completions", "https://taotoken.net/api/v1/completions"},
+        {"/v1/chat/completions", "https://taotoken.net/api/v1/chat/completions"},
+        {"/completions", "https://taotoken.net/api/completions"},
+        {"completions", "https://taotoken.net/api/completions"},
+        {"/chat/completions", "https://taotoken.net/api/chat/completions"}}},
+      {{"https://taotoken.net/api/v1", "https://taotoken.net/api/v1/"},
+       "https://taotoken.net/api/v1/models",
+       {{"/v1/completions", "https://taotoken.net/api/v1/completions"},
+        {"v1/completions", "https://taotoken.net/api/v1/completions"},
+        {"/v1/chat/completions", "https://taotoken.net/api/v1/chat/completions"},
+        {"/completions", "https://taotoken.net/api/v1/completions"},
+        {"completions", "https://taotoken.net/api/v1/completions"},
+        {"/chat/completions", "https://taotoken.net/api/v1/chat/completions"}}},
+  };
+  for (const BaseCase& base : cases) {
+    for (const char* spelling : base.spellings) {
+      for (const JoinCase& join : base.joins) {
+        Endpoint ep = parse_base_url(spelling);
+        const std::string path = join_api_path(ep, join.endpoint);
+        EXPECT_EQ(ep.url(path), join.request_url) << spelling << " + " << join.endpoint;
+        EXPECT_EQ(ep.url("/v1/models"), base.models_url) << spelling << " + " << join.endpoint;
+      }
+    }
+  }
+}
+
+TEST(EndpointJoin, OnlyATrailingV1SegmentMoves) {
+  Endpoint ep = parse_base_url("http://h/v1beta");  // not the /v1 segment: the base keeps it
+  EXPECT_EQ(ep.url(join_api_path(ep, "/v1/completions")), "http://h/v1beta/v1/completions");
+  ep = parse_base_url("http://h/openai/v1");  // any prefix before /v1 stays on the base
+  EXPECT_EQ(join_api_path(ep, "/chat/completions"), "/v1/chat/completions");
+  EXPECT_EQ(ep.base_path, "/openai");
+  ep = parse_base_url("http://h/v1");  // the path is the version itself
+  EXPECT_EQ(join_api_path(ep, "/v1"), "/v1");
+  EXPECT_EQ(ep.base_path, "");
 }
 
 }  // namespace

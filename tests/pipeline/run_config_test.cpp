@@ -62,5 +62,21 @@ TEST(RunConfigValidate, RunRefusesAnInvalidConfigBeforeContactingTheServer) {
   }
 }
 
+// Through the library (demo, tune, embedders) nothing passes cli/header_arg's check: a CR or LF in
+// a header or the key would start another header line in every request. One line each, no value.
+TEST(RunConfigValidate, LineBreaksInHeadersOrTheKeyAreRefusedWithoutShowingThem) {
+  RunConfig c;
+  c.api_key = "sk-LIBRARYkey\r\nX-Injected: 1";
+  c.client.headers = {{"X-Ok", "fine"}, {"X-Trace", std::string("a\nb", 3)}, {"Bad\r\nName", "v"},
+                      {"X-Nul", std::string("a\0b", 3)}};
+  const std::string text = describe_problems(validate(c));
+  EXPECT_EQ(text,
+            "client.headers: header 2 ('X-Trace'): the value holds a line break or NUL (the value is not shown)\n"
+            "client.headers: header 3: its name holds a line break or NUL (not shown)\n"
+            "client.headers: header 4 ('X-Nul'): the value holds a line break or NUL (the value is not shown)\n"
+            "api_key: holds a line break or NUL (the key is not shown)");
+  EXPECT_EQ(text.find("LIBRARYkey"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace sb::pipeline

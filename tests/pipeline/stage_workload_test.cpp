@@ -76,7 +76,7 @@ TEST(StageWorkload, RandomWithALocalTokenizerDrawsEachStageAfreshAndRepeatably) 
   cfg.dataset.random_output_len = 5;
   cfg.dataset.seed = 9;
   Prepared p;
-  p.tokenizer = std::make_unique<sb::testing::ByteTokenizer>();
+  p.tokenizer = std::make_unique<sb::dataset::ByteTokenizer>();
   p.local_tokenizer = true;
   p.dataset = load_dataset(cfg.dataset, p.tokenizer.get());
   p.bodies = build_request_bodies(cfg, "m", p.dataset.requests);

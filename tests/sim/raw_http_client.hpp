@@ -17,7 +17,7 @@
 
 #include "core/clock.hpp"
 
-namespace sb::testing {
+namespace sb::sim {  // the folder's namespace: one named `testing` would hide GoogleTest's in unity builds
 
 struct RawResponse {
   int status = 0;
@@ -128,4 +128,4 @@ inline std::string get_request(const std::string& path, const std::string& extra
   return "GET " + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\n" + extra_headers + "Connection: close\r\n\r\n";
 }
 
-}  // namespace sb::testing
+}  // namespace sb::sim

@@ -14,9 +14,9 @@
 namespace sb::sim {
 namespace {
 
-using sb::testing::get_request;
-using sb::testing::http_exchange;
-using sb::testing::post_request;
+using sb::sim::get_request;
+using sb::sim::http_exchange;
+using sb::sim::post_request;
 
 struct Running {
   explicit Running(ServerOptions opt, FixedCostOptions costs = {.ttft_ms = 20, .itl_ms = 5}) {
@@ -139,7 +139,7 @@ TEST(SimServer, InjectedFailureAndDrop) {
 TEST(SimServer, DisconnectCancelsTheRequest) {
   Running s({}, {.ttft_ms = 1, .itl_ms = 2});
   const std::string req = post_request("/v1/completions", R"({"prompt":"x","max_tokens":10000,"stream":true})");
-  const int fd = sb::testing::connect_loopback(s.port());
+  const int fd = sb::sim::connect_loopback(s.port());
   ASSERT_EQ(::send(fd, req.data(), req.size(), MSG_NOSIGNAL), static_cast<ssize_t>(req.size()));
   char buf[4096];
   ASSERT_GT(::recv(fd, buf, sizeof buf, 0), 0);
@@ -157,7 +157,7 @@ TEST(SimServer, DisconnectCancelsTheRequest) {
 
 TEST(SimServer, TokenLogHoldsEverySendTimeBeforeTheClientsRecv) {
   const auto path = std::filesystem::temp_directory_path() / ("sim_token_log_" + std::to_string(::getpid()));
-  testing::RawResponse r;
+  RawResponse r;
   {
     Running s(with([&](ServerOptions& o) { o.token_log_path = path.string(); }));
     r = http_exchange(s.port(), post_request("/v1/completions", kStreamBody, "x-request-id: req-9\r\n"));
