@@ -31,11 +31,19 @@ void skip_leading_newlines(ReadBuffer& buf) {
 
 struct ResponseReader::Impl {
   std::optional<Parser> parser;
+  // No status line yet: empty lines are skipped, however the reads split them (before the first
+  // response, and after an interim one).
+  bool awaiting_status = true;
 
   // Runs the buffered bytes through the parser into the sink. False: stop reading (malformed).
   // An interim 1xx response is parsed and dropped: the parser starts over on the bytes after it.
   bool feed(ReadBuffer& buf, ResponseSink& sink, std::vector<char>& scratch, Nanos t_ns, error_code& ec) {
     while (buf.size() > 0 && !parser->is_done()) {
+      if (awaiting_status) {
+        skip_leading_newlines(buf);
+        if (buf.size() == 0) break;
+        awaiting_status = false;
+      }
       Parser& p = *parser;
       const bool had_header = p.is_header_done();
       p.get().body().data = scratch.data();
@@ -48,7 +56,7 @@ struct ResponseReader::Impl {
         const unsigned status = h.result_int();
         if (status >= 100 && status < 200 && status != 101) {
           reset_parser(parser);
-          skip_leading_newlines(buf);
+          awaiting_status = true;
           if (ec == http::error::need_more || ec == http::error::need_buffer) ec = {};
           if (ec) return false;
           continue;
@@ -70,7 +78,10 @@ struct ResponseReader::Impl {
 ResponseReader::ResponseReader() : impl_(std::make_unique<Impl>()) { reset_parser(impl_->parser); }
 ResponseReader::~ResponseReader() = default;
 
-void ResponseReader::start() { reset_parser(impl_->parser); }
+void ResponseReader::start() {
+  reset_parser(impl_->parser);
+  impl_->awaiting_status = true;
+}
 
 ResponseReader::Step ResponseReader::on_read(ReadBuffer& buf, ResponseSink& sink, RequestRecord& rec,
                                              std::vector<char>& scratch, Nanos t_ns, std::string& error) {
