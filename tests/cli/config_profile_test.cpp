@@ -117,5 +117,18 @@ TEST(ConfigProfile, KeyInAnyTableOfAReadableFileIsWarned) {
   std::filesystem::remove(path);
 }
 
+// config_toml_fuzz found toml++ quoting the input's line break in its description.
+TEST(ConfigProfile, ParserErrorsQuotingTheInputStayOneLine) {
+  const std::string err = parse_error("enable = fal\nmodel = \"m\"\n", std::nullopt);
+  EXPECT_EQ(err.find('\n'), std::string::npos) << err;
+  EXPECT_NE(err.find("gw.toml:1:"), std::string::npos) << err;
+  EXPECT_NE(err.find("\\n"), std::string::npos) << err;  // the break is shown, escaped
+}
+
+TEST(ConfigProfile, OneLineEscapesEveryControlByte) {
+  EXPECT_EQ(one_line(std::string("a\nb\rc\td\x01" "e\x7f", 10)), "a\\nb\\rc\\td\\x01e\\x7f");
+  EXPECT_EQ(UserError("x\ny").what(), std::string("x\\ny"));
+}
+
 }  // namespace
 }  // namespace sb::cli
