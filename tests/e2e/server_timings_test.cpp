@@ -8,6 +8,7 @@
 
 #include <sstream>
 
+#include "e2e/run_capture_server.hpp"
 #include "e2e/run_process.hpp"
 
 namespace sb::e2e {
@@ -92,6 +93,38 @@ TEST(ServerTimingsE2e, VllmDialectSendsNoTimingsAndNothingIsMadeUp) {
   EXPECT_FALSE(doc["stages"][0]["servebench"].contains("ttft_breakdown_ms"));
   EXPECT_FALSE(doc["stages"][0]["servebench"].contains("prompt_cache"));
   EXPECT_EQ(r.out.find("TTFT split"), std::string::npos) << r.out;
+}
+
+// vLLM with --enable-prompt-tokens-details, serving 90 of every 100 prompt tokens from its cache.
+std::string mostly_cached_stream(const CapturedRequest&) {
+  return "data: {\"choices\":[{\"text\":\"a\",\"index\":0,\"finish_reason\":null}]}\n\n"
+         "data: {\"choices\":[{\"text\":\"b\",\"index\":0,\"finish_reason\":\"length\"}]}\n\n"
+         "data: {\"choices\":[],\"usage\":{\"prompt_tokens\":100,\"completion_tokens\":2,"
+         "\"prompt_tokens_details\":{\"cached_tokens\":90}}}\n\n"
+         "data: [DONE]\n\n";
+}
+
+TEST(ServerTimingsE2e, StageMostlyServedFromThePromptCacheIsWarned) {
+  TempDir dir("server_timings_cache");
+  CaptureServer server("m", mostly_cached_stream);
+  ASSERT_NE(server.port(), 0);
+  const RunResult r = run_servebench({"--port", std::to_string(server.port()), "--num-prompts", "4",
+                                      "--random-input-len", "8", "--random-output-len", "2", "--output-json", "o.json",
+                                      "--requests-jsonl", "r.jsonl", "--disable-tqdm"},
+                                     dir.path);
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("Prompt cache: 90.0% of 400 prompt tokens served from the server's cache (4 requests)\n"
+                       "WARNING: this stage was mostly served from the server's prompt cache"),
+            std::string::npos)
+      << r.out;
+  const Json cache = Json::parse(slurp(dir.path / "o.json"))["stages"][0]["servebench"]["prompt_cache"];
+  EXPECT_EQ(cache["cached_tokens"], 360);
+  EXPECT_EQ(cache["hit_share"], 0.9);
+  EXPECT_EQ(cache["mostly_cached"], true);
+  for (const Json& l : timing_jsonl_lines(dir.path / "r.jsonl")) {
+    EXPECT_EQ(l["cached_prompt_tokens"], 90);
+    EXPECT_FALSE(l.contains("server_prefill_ms"));  // a cached count is no timing
+  }
 }
 
 }  // namespace
