@@ -20,6 +20,8 @@ std::optional<TtftBreakdown> ttft_breakdown(const std::vector<RequestRecord>& re
   int ok = 0;
   for (const RequestRecord& r : records) {
     if (!r.was_sent || !r.ok() || r.token_ns.empty()) continue;
+    // A non-streaming answer's "TTFT" is its whole latency, decode included: nothing to split.
+    if (r.token_source == TokenSource::usage_body) continue;
     ++ok;
     if (!r.server.has_prefill()) continue;
     const double client_ms = ns_to_ms(r.ttft_ns());

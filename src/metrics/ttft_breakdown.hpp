@@ -40,7 +40,7 @@ struct TtftBreakdown {
   std::optional<double> rest_median_ms;    // per_request only: one stalled request cannot move it
 };
 
-// Over the successful requests that reported a prefill time; nullopt when none did.
+// Over the successful streamed requests that reported a prefill time; nullopt when none did.
 std::optional<TtftBreakdown> ttft_breakdown(const std::vector<RequestRecord>& records);
 
 // From the stage's mean client TTFT and the server's histogram means; nullopt without a prefill mean.

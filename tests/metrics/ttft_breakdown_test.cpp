@@ -50,6 +50,9 @@ TEST(TtftBreakdown, OnlyRequestsWithTimingsCountAndCoverageSaysHowMany) {
 
 TEST(TtftBreakdown, NoTimingsNoBreakdown) {
   EXPECT_FALSE(ttft_breakdown({timed_request(10, -1)}));
+  RequestRecord whole = timed_request(10, 4);
+  whole.token_source = TokenSource::usage_body;  // non-streaming: its TTFT holds the decode too
+  EXPECT_FALSE(ttft_breakdown({whole}));
   EXPECT_FALSE(ttft_breakdown({}));
 }
 
