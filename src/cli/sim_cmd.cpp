@@ -27,6 +27,7 @@ struct SimFlags {
   EngineFlags engine;
   std::string cost = "fixed";
   std::string tokenizer_path;
+  std::string dialect = "vllm";
 };
 
 void add_server_flags(CLI::App& app, SimFlags& f) {
@@ -45,6 +46,9 @@ void add_server_flags(CLI::App& app, SimFlags& f) {
   app.add_option("--api-key", s.api_key, "require 'Authorization: Bearer KEY' on /v1/* (401 otherwise)");
   app.add_flag("--usage-in-last-chunk", s.usage_in_last_chunk,
                "put usage into the last choices chunk (always) instead of a separate usage chunk");
+  app.add_option("--dialect", f.dialect,
+                 "vllm, or llama.cpp: also send llama.cpp's per-request `timings` (prefill and decode times)")
+      ->capture_default_str()->check(CLI::IsMember({"vllm", "llama.cpp"}));
   app.add_option("--tokenizer", f.tokenizer_path,
                  "tokenizer.json (or its folder): exact prompt token counts, enables /tokenize and /detokenize");
   app.add_option("--token-log", s.token_log_path, "write every token's server send time to FILE (docs/sim.md)");
@@ -142,6 +146,7 @@ int sim_cmd(int argc, char** argv) {
   std::vector<std::string> engine_given = given_flags(app, engine_from, app.get_options().size());
   std::erase(engine_given, "--list-presets");
   choose_cost_model(app, f, given_flags(app, fixed_from, fixed_to), engine_given);
+  f.server.dialect = f.dialect == "llama.cpp" ? sim::Dialect::llama_cpp : sim::Dialect::vllm;
   f.fixed.seed = f.server.seed;
   f.server.faults.seed = f.server.seed;
   if (app.count("--max-model-len") > 0) f.engine.max_model_len = f.server.max_model_len;

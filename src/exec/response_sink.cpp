@@ -45,6 +45,8 @@ void ResponseSink::begin(RequestRecord& rec) {
   rec.token_source = TokenSource::none;
   rec.finish_reason = FinishReason::none;
   rec.saw_text = false;
+  rec.server = {};
+  rec.cached_prompt_tokens = -1;
   sse_parser_.reset();
   body_.clear();
   reason_.clear();
@@ -105,6 +107,20 @@ void ResponseSink::on_event(std::string_view data, Nanos t_ns) {
     usage_source_ = info.kind == ChunkInfo::Kind::token ? TokenSource::usage_in_choice
                                                         : TokenSource::usage_chunk;
   }
+  if (info.has_timings || info.cached_tokens >= 0) keep_server_timings(info);
+}
+
+// Only the final chunk(s) carry these: off the per-token path.
+void ResponseSink::keep_server_timings(const ChunkInfo& info) {
+  if (info.has_timings) {
+    const ChunkTimings& t = info.timings;
+    rec_->server.prefill_ms = static_cast<float>(t.prompt_ms);
+    rec_->server.decode_ms = static_cast<float>(t.predicted_ms);
+    rec_->server.prefill_tokens = t.prompt_n;
+    rec_->server.decode_tokens = t.predicted_n;
+    if (t.cache_n >= 0) rec_->cached_prompt_tokens = t.cache_n;
+  }
+  if (info.cached_tokens >= 0) rec_->cached_prompt_tokens = info.cached_tokens;
 }
 
 void ResponseSink::fail(Outcome outcome, std::string error) {
@@ -155,6 +171,7 @@ void ResponseSink::on_complete(Nanos t_ns) {
       usage_completion_ = info.completion_tokens;
       usage_source_ = TokenSource::usage_body;
     }
+    if (info.has_timings || info.cached_tokens >= 0) keep_server_timings(info);
   }
   finish_counts();
   if (rec_->token_ns.empty()) {

@@ -35,6 +35,7 @@ class ResponseSink {
   void on_event(std::string_view data, Nanos t_ns);
   void fail(Outcome outcome, std::string error);
   void finish_counts();
+  void keep_server_timings(const ChunkInfo& info);
 
   StreamDecoder* decoder_;
   bool keep_text_;

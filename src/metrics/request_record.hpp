@@ -46,6 +46,17 @@ enum class FinishReason : std::uint8_t {
 const char* to_string(FinishReason f) noexcept;
 FinishReason finish_reason_from(std::string_view text) noexcept;
 
+// The request's own timing as the server reported it (llama.cpp `timings`, docs/engines.md), in
+// floats to keep the record small: < 1 µs of rounding below 10 s. Negative = not reported.
+struct ServerTimings {
+  float prefill_ms = -1;             // llama.cpp prompt_ms: slot start to the first token (no queueing)
+  float decode_ms = -1;              // predicted_ms: first token to the last
+  std::int32_t prefill_tokens = -1;  // prompt_n: prompt tokens computed (the cached ones are not)
+  std::int32_t decode_tokens = -1;   // predicted_n
+
+  bool has_prefill() const noexcept { return prefill_ms >= 0; }
+};
+
 struct RequestRecord {
   std::uint32_t index = 0;      // position in the stage's request list (dataset order)
   Outcome outcome = Outcome::ok;
@@ -66,6 +77,10 @@ struct RequestRecord {
   FinishReason finish_reason = FinishReason::none;
   // Whether any token event carried non-empty text: a "success" with none measured no token.
   bool saw_text = false;
+  ServerTimings server;
+  // Prompt tokens the server served from its prefix cache: llama.cpp cache_n, or
+  // usage.prompt_tokens_details.cached_tokens (vLLM, SGLang, OpenAI). -1 = not reported.
+  int cached_prompt_tokens = -1;
 
   std::string generated_text;   // only kept when asked (--save-detailed, or re-tokenizing)
   bool aborted = false;

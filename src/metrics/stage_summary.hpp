@@ -9,6 +9,9 @@
 #include <utility>
 #include <vector>
 
+#include "metrics/prompt_cache.hpp"
+#include "metrics/ttft_breakdown.hpp"
+
 namespace sb {
 
 // Statistics of one metric, in milliseconds, numpy semantics (vLLM's benchmarks use np.mean/np.median/np.std/np.percentile; docs/results-format.md).
@@ -119,6 +122,8 @@ struct StageSummary {
   int repeat = 0;                           // --repeats: which pass of the staircase (0-based)
   OutputCheck output_check;
   std::string prompt_selection;             // "disjoint" | "unique_prefix" | "reused" ("" = not recorded)
+  std::optional<TtftBreakdown> ttft_breakdown;  // server queue / prefill / rest; nullopt: server said nothing
+  std::optional<PromptCacheShare> prompt_cache; // nullopt: no cached counts reported
 };
 
 }  // namespace sb

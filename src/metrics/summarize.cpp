@@ -5,8 +5,10 @@
 #include <string_view>
 
 #include "metrics/output_check.hpp"
+#include "metrics/prompt_cache.hpp"
 #include "metrics/peaks.hpp"
 #include "metrics/stats.hpp"
+#include "metrics/ttft_breakdown.hpp"
 
 namespace sb {
 
@@ -219,6 +221,8 @@ StageSummary summarize(const std::vector<RequestRecord>& records, const Summariz
   s.output_requested = length_stats(x.out_req);
   s.output_delivered = length_stats(x.out_got);
   s.output_check = check_outputs(records);
+  s.ttft_breakdown = ttft_breakdown(records);
+  s.prompt_cache = prompt_cache_share(records);
   return s;
 }
 

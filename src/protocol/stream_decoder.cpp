@@ -54,6 +54,22 @@ bool read_count(od::value v, int& out) {
   return true;
 }
 
+// usage.prompt_tokens_details: {"cached_tokens": n, ...} or null (vLLM sends null unless started
+// with --enable-prompt-tokens-details).
+bool read_prompt_details(od::value v, ChunkInfo& out) {
+  bool is_null = false;
+  if (v.is_null().get(is_null)) return false;
+  if (is_null) return true;
+  od::object obj;
+  if (v.get_object().get(obj)) return false;
+  for (auto field : obj) {
+    std::string_view key;
+    if (field.unescaped_key().get(key)) return false;
+    if (key == "cached_tokens" && !read_count(field.value(), out.cached_tokens)) return false;
+  }
+  return true;
+}
+
 // usage: {"prompt_tokens": n, "completion_tokens": m, ...} or null.
 bool read_usage(od::value v, ChunkInfo& out) {
   bool is_null = false;
@@ -68,9 +84,56 @@ bool read_usage(od::value v, ChunkInfo& out) {
       if (!read_count(field.value(), out.prompt_tokens)) return false;
     } else if (key == "completion_tokens") {
       if (!read_count(field.value(), out.completion_tokens)) return false;
+    } else if (key == "prompt_tokens_details") {
+      if (!read_prompt_details(field.value(), out)) return false;
     }
   }
   out.has_usage = true;
+  return true;
+}
+
+// A timing value: a non-negative number; null (or any other type) leaves it unknown (-1), since a
+// server's odd timing must not fail a request whose tokens arrived.
+bool read_ms(od::value v, double& out) {
+  od::json_type type;
+  if (v.type().get(type)) return false;
+  if (type != od::json_type::number) return true;
+  double d = 0;
+  if (v.get_double().get(d)) return false;
+  out = d >= 0 ? d : -1;
+  return true;
+}
+
+bool read_timing_count(od::value v, int& out) {
+  double d = -1;
+  if (!read_ms(v, d)) return false;
+  out = d >= 0 && d <= static_cast<double>(std::numeric_limits<int>::max()) ? static_cast<int>(d) : -1;
+  return true;
+}
+
+// llama.cpp's `timings` (tools/server/server.cpp, result_timings::to_json). The rates and per-token
+// means are derived from these five, so they are not kept.
+bool read_timings(od::value v, ChunkInfo& out) {
+  od::json_type type;
+  if (v.type().get(type)) return false;
+  if (type != od::json_type::object) return true;
+  od::object obj;
+  if (v.get_object().get(obj)) return false;
+  ChunkTimings& t = out.timings;
+  for (auto field : obj) {
+    std::string_view key;
+    if (field.unescaped_key().get(key)) return false;
+    od::value x;
+    if (field.value().get(x)) return false;
+    bool ok = true;
+    if (key == "prompt_ms") ok = read_ms(x, t.prompt_ms);
+    else if (key == "predicted_ms") ok = read_ms(x, t.predicted_ms);
+    else if (key == "cache_n") ok = read_timing_count(x, t.cache_n);
+    else if (key == "prompt_n") ok = read_timing_count(x, t.prompt_n);
+    else if (key == "predicted_n") ok = read_timing_count(x, t.predicted_n);
+    if (!ok) return false;
+  }
+  out.has_timings = true;
   return true;
 }
 
@@ -212,6 +275,8 @@ bool StreamDecoder::Impl::decode(std::string_view json, ChunkInfo& out) {
       ok = read_choices(v, out);
     } else if (key == "usage") {
       ok = read_usage(v, out);
+    } else if (key == "timings") {
+      ok = read_timings(v, out);
     } else if (key == "error") {
       ok = read_error(v, out);
     } else if (key == "object") {

@@ -10,6 +10,14 @@
 
 namespace sb {
 
+// A request's own timing as the server reports it: llama.cpp's `timings` object (final chunk,
+// docs/engines.md). Negative = the field was not sent. prompt_ms runs from slot start to the first
+// token, so the server's queueing is not in it.
+struct ChunkTimings {
+  double prompt_ms = -1, predicted_ms = -1;
+  int cache_n = -1, prompt_n = -1, predicted_n = -1;
+};
+
 struct ChunkInfo {
   enum class Kind { token, usage_only, done, error, other } kind = Kind::other;
   // token: the chunk has a non-empty `choices` array (vLLM counts any such chunk as a token event)
@@ -20,6 +28,9 @@ struct ChunkInfo {
   bool finished = false;        // finish_reason not null
   std::string_view finish_reason;  // its text when a string ("stop", "length"); valid until next decode
   std::string_view error_message;  // kind == error: {"error": {...}} object's message
+  bool has_timings = false;     // a `timings` object was present (llama.cpp)
+  ChunkTimings timings;
+  int cached_tokens = -1;       // usage.prompt_tokens_details.cached_tokens (vLLM, SGLang, OpenAI)
 };
 
 class StreamDecoder {

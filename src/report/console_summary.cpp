@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "report/py_json.hpp"
+#include "report/server_side_text.hpp"
 #include "report/vllm_result.hpp"
 #include "report/workload_text.hpp"
 
@@ -136,6 +137,9 @@ std::string format_console_extras(const StageSummary& s) {
     row(out, "Schedule lag p99 (ms):", s.schedule_lag->p99_ms);
     row(out, "Schedule lag max (ms):", s.schedule_lag->max_ms);
   }
+  if (s.ttft_breakdown) out += ttft_breakdown_line(*s.ttft_breakdown) + '\n';
+  if (s.prompt_cache)
+    for (const std::string& line : prompt_cache_lines(*s.prompt_cache, "")) out += line + '\n';
   if (s.client_saturated)
     out += "WARNING: the client could not keep the request schedule (schedule lag p99 above the "
            "threshold); latencies from the intended send time are the honest ones for this stage.\n";

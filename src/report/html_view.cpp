@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "report/analysis_text.hpp"
+#include "report/server_side_text.hpp"
 #include "report/workload_text.hpp"
 
 namespace sb::report {
@@ -78,6 +79,37 @@ void add_output_warnings(const results::Run& run, RunView& v) {
   }
 }
 
+std::string html_stage_label(const results::Run& run, const results::Stage& s) {
+  const std::string value = std::isinf(s.load_value) ? "inf" : fmt::format("{:g}", s.load_value);
+  return run.load_mode == LoadMode::concurrency ? "c=" + value : "rate " + value;
+}
+
+// Stages served mostly from the server's prompt cache: their TTFT measures the cache.
+void add_prompt_cache_warnings(const results::Run& run, RunView& v) {
+  for (const auto& s : run.stages) {
+    if (!s.prompt_cache || !s.prompt_cache->mostly_cached) continue;
+    const auto lines = prompt_cache_lines(*s.prompt_cache, html_stage_label(run, s));
+    v.warnings.push_back(lines.back());
+  }
+}
+
+// The table's TTFT split column, only when some stage of some run has one (a server reported
+// timings): "prefill + rest" means in ms, "-" for stages without.
+void add_ttft_split_column(const std::vector<results::Run>& runs, Document& d) {
+  const auto has = [](const results::Run& r) {
+    return std::any_of(r.stages.begin(), r.stages.end(), [](const auto& s) { return s.ttft_breakdown.has_value(); });
+  };
+  if (std::none_of(runs.begin(), runs.end(), has)) return;
+  d.table_header.push_back("TTFT server prefill + rest (mean ms)");
+  for (std::size_t r = 0; r < runs.size(); ++r) {
+    auto& rows = d.runs[r].table_rows;
+    for (std::size_t i = 0; i < rows.size() && i < runs[r].stages.size(); ++i) {
+      const auto& b = runs[r].stages[i].ttft_breakdown;
+      rows[i].push_back(b ? fmt::format("{:.2f} + {:.2f}", b->server_prefill_mean_ms, b->rest_mean_ms) : "-");
+    }
+  }
+}
+
 std::string num(std::optional<double> v) { return v ? fmt::format("{:.2f}", *v) : "-"; }
 
 // Three to five digits, enough to read a change by: 15574, 243.3, 17.7, 0.82.
@@ -104,6 +136,7 @@ RunView run_view(const results::Run& run, const analyze::RunAnalysis& a, std::op
   v.scale_note = time_scale_note(run);
   v.warnings = report::warning_lines(a.warnings);
   add_output_warnings(run, v);
+  add_prompt_cache_warnings(run, v);
   for (std::size_t i = 0; i < run.stages.size(); ++i) {
     const auto& s = run.stages[i];
     const std::string region = i < a.curve.regions.size() ? to_string(a.curve.regions[i].region) : "";
@@ -204,6 +237,7 @@ Document html_document(const std::vector<results::Run>& runs, const std::vector<
     for (double x : d.runs.back().x) lo = std::min(lo, x), hi = std::max(hi, x);
   }
   d.log_x = lo > 0 && hi / lo >= 16;
+  add_ttft_split_column(runs, d);
   return d;
 }
 

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cmath>
 #include <cstring>
 #include <iterator>
 
@@ -60,6 +61,29 @@ void put_times(std::string& out, const RequestRecord& r) {
   out += ']';
 }
 
+void put_float_ms(std::string& out, const char* key, float ms) {
+  if (ms < 0) return;
+  char buf[32];
+  put_key(out, key);
+  // The record keeps a float: rounded to the µs, 12.3 prints as 12.3, not as 12.300000190734863.
+  out.append(buf, py_float_repr(buf, std::round(static_cast<double>(ms) * 1e3) / 1e3));
+}
+
+void put_count(std::string& out, const char* key, int n) {
+  if (n < 0) return;
+  put_key(out, key);
+  out += std::to_string(n);
+}
+
+// What the server said about the request (docs/results-format.md §3): only keys it reported.
+void put_server_side(std::string& out, const RequestRecord& r) {
+  put_float_ms(out, "server_prefill_ms", r.server.prefill_ms);
+  put_float_ms(out, "server_decode_ms", r.server.decode_ms);
+  put_count(out, "server_prefill_tokens", r.server.prefill_tokens);
+  put_count(out, "server_decode_tokens", r.server.decode_tokens);
+  put_count(out, "cached_prompt_tokens", r.cached_prompt_tokens);
+}
+
 }  // namespace
 
 void format_request_line(std::string& out, std::size_t stage, const RequestRecord& r,
@@ -79,8 +103,10 @@ void format_request_line(std::string& out, std::size_t stage, const RequestRecor
   fmt::format_to(it, ", \"token_source\": \"{}\", \"aborted\": {}, \"retries\": {}", to_string(r.token_source),
                  r.aborted ? "true" : "false", r.retries);
   // Ours, after vLLM-free keys: how the stream ended and whether its events carried any text.
-  fmt::format_to(it, ", \"finish_reason\": \"{}\", \"saw_text\": {}}}", to_string(r.finish_reason),
+  fmt::format_to(it, ", \"finish_reason\": \"{}\", \"saw_text\": {}", to_string(r.finish_reason),
                  r.saw_text ? "true" : "false");
+  put_server_side(out, r);
+  out += '}';
 }
 
 JsonlSink::JsonlSink(const std::string& path, bool append) : path_(path) {

@@ -1,3 +1,4 @@
+#include "report/server_side_json.hpp"
 #include "report/steady_json.hpp"
 #include "report/sweep_json.hpp"
 
@@ -104,6 +105,9 @@ ordered_json servebench_block(const RunContext& ctx, const StageSummary& s) {
   j["latency_samples"] = ordered_json{{"ttft", s.ttft.count}, {"tpot", s.tpot.count}, {"itl", s.itl.count},
                                       {"e2el", s.e2el.count}};
   j["prompt_selection"] = s.prompt_selection.empty() ? ordered_json(nullptr) : ordered_json(s.prompt_selection);
+  // Only when the server reported them (most engines do not).
+  if (s.ttft_breakdown) j["ttft_breakdown_ms"] = ttft_breakdown_json(*s.ttft_breakdown);
+  if (s.prompt_cache) j["prompt_cache"] = prompt_cache_json(*s.prompt_cache);
   return j;
 }
 

@@ -53,6 +53,8 @@ struct Stage {
   std::optional<OutputCheck> output_check;                 // requested vs delivered output (sweep documents)
   std::optional<double> ttft_from_intended_p99_ms;         // open-loop stages of sweep documents
   std::string prompt_selection;                            // "disjoint" | "unique_prefix" | "reused" | ""
+  std::optional<TtftBreakdown> ttft_breakdown;             // server queue / prefill / rest (sweep documents)
+  std::optional<PromptCacheShare> prompt_cache;            // cached prompt-token share (sweep documents)
 
   const std::optional<MetricStats>& stats(Metric m) const noexcept { return latency[static_cast<std::size_t>(m)]; }
   std::optional<MetricStats>& stats(Metric m) noexcept { return latency[static_cast<std::size_t>(m)]; }

@@ -10,6 +10,7 @@
 
 #include "core/error.hpp"
 #include "results/json_fields.hpp"
+#include "results/server_side_keys.hpp"
 
 namespace sb::results {
 namespace {
@@ -67,6 +68,7 @@ void read_servebench_block(const json& sb, Stage& s) {
     if (auto it = sb.find(key); it != sb.end() && it->is_number()) *field = it->get<double>();
   }
   read_workload_keys(sb, s);
+  detail::read_server_side_keys(sb, s);
 }
 
 void load_requests_file(Run& run, const json& doc, const std::string& path) {

@@ -25,6 +25,10 @@ struct TokenEvent {
   int tokens = 1;               // tokens produced for this request in this step (usually 1)
   bool finished = false;        // last tokens of the request
   bool first = false;           // includes the first token (prefill done)
+  // Backend time the tokens were produced, and when the request got its slot (first scheduled):
+  // the exact server-side timings a dialect that reports them (llama.cpp `timings`) sends.
+  Nanos at_ns = -1;
+  Nanos started_ns = -1;
 };
 
 class Backend {

@@ -163,7 +163,7 @@ void Engine::on_token(Sequence& s, Nanos t, std::vector<TokenEvent>& out) {
   }
   s.last_token_ns = t;
   const bool done = s.generated >= s.target_output_tokens;
-  out.push_back({s.id, 1, done, first});
+  out.push_back({s.id, 1, done, first, t, s.first_scheduled_ns});
   if (done) {
     on_finished(s, t, s.target_output_tokens < s.max_tokens);
     scheduler_.retire(scheduler_.find(s.id));

@@ -62,6 +62,7 @@ void FixedCostBackend::submit(const SimRequest& r, Nanos now) {
 
 void FixedCostBackend::start(Active& a, Nanos start_ns) {
   a.running = true;
+  a.start_ns = start_ns;
   ++running_;
   const auto prefill_ns = static_cast<Nanos>(
       std::llround(opt_.prefill_us_per_token * 1e3 * std::max(0, a.req.prompt_tokens)));
@@ -119,7 +120,7 @@ std::optional<Nanos> FixedCostBackend::advance(Nanos now, std::vector<TokenEvent
     ++a.emitted;
     ++generation_tokens_total_;
     const bool done = a.emitted >= a.target;
-    out.push_back({a.req.id, 1, done, first});
+    out.push_back({a.req.id, 1, done, first, d.at, a.start_ns});
     if (!done) {
       schedule_next(a);
       continue;

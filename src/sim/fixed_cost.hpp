@@ -57,6 +57,7 @@ class FixedCostBackend final : public Backend {
     int emitted = 0;
     Nanos due_ns = 0;     // deadline of the next token
     Nanos base_ns = 0;    // deadline of token 0 without jitter
+    Nanos start_ns = 0;   // got its slot (arrival, or when one freed)
     bool running = false;
   };
   struct Due {

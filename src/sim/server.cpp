@@ -259,7 +259,8 @@ std::optional<Reply> Session::start_generation(const Request& req, Api api, SimR
   sim.seed = p.seed ? *p.seed : hash_key(opt.seed, request_id);
   gen_.emplace(StreamSetup{api, p.stream, p.include_usage, opt.usage_in_last_chunk,
                            (api == Api::chat ? "chatcmpl-" : "cmpl-") + request_id, opt.served_model_name,
-                           unix_now_ns() / 1'000'000'000, prompt_tokens, max_tokens, sim.seed, fault});
+                           unix_now_ns() / 1'000'000'000, prompt_tokens, max_tokens, sim.seed, fault,
+                           opt.dialect == Dialect::llama_cpp});
   if (sh_->log) sh_->log->begin(sim.id, request_id);
   logged_ = 0;
   return std::nullopt;

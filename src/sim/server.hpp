@@ -29,6 +29,12 @@ class Tokenizer;
 
 namespace sb::sim {
 
+// Whose wire format the simulator speaks beyond the OpenAI shapes (--dialect).
+enum class Dialect : std::uint8_t {
+  vllm,       // vLLM's OpenAI-compatible server
+  llama_cpp,  // plus llama.cpp's per-request `timings` object (docs/simulator.md)
+};
+
 struct ServerOptions {
   std::string host = "127.0.0.1";          // --host
   std::uint16_t port = 8000;               // --port; 0 = pick a free port
@@ -43,6 +49,7 @@ struct ServerOptions {
   FaultOptions faults;                     // --fail-ratio, --drop-ratio, --malformed-ratio, --seed
   std::uint64_t seed = 0;                  // per-request seeds derive from it
   int listen_backlog = 4096;
+  Dialect dialect = Dialect::vllm;         // --dialect
 };
 
 class Server {

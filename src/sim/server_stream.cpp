@@ -23,6 +23,11 @@ void StreamState::on_tokens(std::string& out, const TokenEvent& ev) {
   if (done_ || drop_now_) return;
   const int n = ev.tokens < 1 ? 1 : ev.tokens;
   const bool first = emitted_ == 0;
+  if (first) {
+    started_ns_ = ev.started_ns;
+    first_at_ns_ = ev.at_ns;
+  }
+  last_at_ns_ = ev.at_ns;
   const char* finish = nullptr;
   if (ev.finished) finish = emitted_ + n < s_.max_tokens ? "stop" : "length";
   if (!s_.stream) {
@@ -40,7 +45,10 @@ void StreamState::on_tokens(std::string& out, const TokenEvent& ev) {
   }
   emitted_ += n;
   const Usage usage{s_.prompt_tokens, emitted_};
-  writer_.append_token(out, text, {first, finish, finish && s_.usage_in_last_chunk ? &usage : nullptr});
+  const bool usage_chunk_follows = s_.include_usage && !s_.usage_in_last_chunk;
+  const LlamaTimings t = finish && s_.timings ? timings() : LlamaTimings{};
+  const LlamaTimings* in_last = finish && s_.timings && !usage_chunk_follows ? &t : nullptr;
+  writer_.append_token(out, text, {first, finish, finish && s_.usage_in_last_chunk ? &usage : nullptr, in_last});
   // A fault whose point lies beyond an early EOS happens at the last token instead.
   const bool fault_due = emitted_ >= s_.fault.after_tokens || ev.finished;
   if (s_.fault.kind == FaultKind::malformed && !malformed_sent_ && fault_due) {
@@ -53,7 +61,7 @@ void StreamState::on_tokens(std::string& out, const TokenEvent& ev) {
   }
   if (!ev.finished) return;
   done_ = true;
-  if (s_.include_usage && !s_.usage_in_last_chunk) writer_.append_usage_chunk(out, usage);
+  if (usage_chunk_follows) writer_.append_usage_chunk(out, usage, s_.timings ? &t : nullptr);
   SseWriter::append_done(out);
 }
 
@@ -70,9 +78,20 @@ void StreamState::seal(std::string& out) {
 
 void StreamState::append_full_response(std::string& out, bool keep_alive) const {
   const char* finish = emitted_ < s_.max_tokens ? "stop" : "length";
-  const std::string body = writer_.full_body(text_, finish, {s_.prompt_tokens, emitted_});
+  const LlamaTimings t = timings();
+  const std::string body = writer_.full_body(text_, finish, {s_.prompt_tokens, emitted_}, s_.timings ? &t : nullptr);
   append_head(out, {200, "application/json", false, body.size(), keep_alive});
   out += body;
+}
+
+// The simulator has no prefix cache: every prompt token is computed (cache_n 0).
+LlamaTimings StreamState::timings() const {
+  LlamaTimings t;
+  t.prompt_n = s_.prompt_tokens;
+  t.predicted_n = emitted_;
+  if (started_ns_ >= 0 && first_at_ns_ >= started_ns_) t.prompt_ms = ns_to_ms(first_at_ns_ - started_ns_);
+  if (last_at_ns_ >= first_at_ns_) t.predicted_ms = ns_to_ms(last_at_ns_ - first_at_ns_);
+  return t;
 }
 
 }  // namespace sb::sim

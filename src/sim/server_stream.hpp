@@ -28,6 +28,9 @@ struct StreamSetup {
   int max_tokens = 16;
   std::uint64_t seed = 0;             // filler text
   FaultPlan fault;
+  // --dialect llama.cpp: llama.cpp's `timings` in the last chunk (the usage chunk when one is sent)
+  // and in a non-streaming body, exact from the backend's times.
+  bool timings = false;
 };
 
 class StreamState {
@@ -56,6 +59,9 @@ class StreamState {
   bool drop_now_ = false;
   bool malformed_sent_ = false;
   bool ended_ = false;     // last chunk written
+  Nanos started_ns_ = -1, first_at_ns_ = -1, last_at_ns_ = -1;  // backend times (TokenEvent)
+
+  LlamaTimings timings() const;
 };
 
 }  // namespace sb::sim

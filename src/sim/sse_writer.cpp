@@ -1,6 +1,7 @@
 #include "sim/sse_writer.hpp"
 
 #include <array>
+#include <charconv>
 
 #include "protocol/json_text.hpp"
 
@@ -8,6 +9,13 @@ namespace sb::sim {
 namespace {
 
 void append_int(std::string& out, std::int64_t v) { out += std::to_string(v); }
+
+// Shortest text that reads back as the same double.
+void append_double(std::string& out, double v) {
+  char buf[32];
+  const auto r = std::to_chars(buf, buf + sizeof buf, v);
+  out.append(buf, r.ptr);
+}
 
 }  // namespace
 
@@ -45,14 +53,22 @@ void SseWriter::append_token(std::string& out, std::string_view text, const Toke
     out += ',';
     append_usage_json(out, *c.usage);
   }
+  if (c.timings) {
+    out += ',';
+    append_timings_json(out, *c.timings);
+  }
   out += "}\n\n";
 }
 
-void SseWriter::append_usage_chunk(std::string& out, const Usage& u) const {
+void SseWriter::append_usage_chunk(std::string& out, const Usage& u, const LlamaTimings* timings) const {
   out += "data: ";
   out += common_;
   out += ",\"choices\":[],";
   append_usage_json(out, u);
+  if (timings) {
+    out += ',';
+    append_timings_json(out, *timings);
+  }
   out += "}\n\n";
 }
 
@@ -64,7 +80,8 @@ void SseWriter::append_malformed(std::string& out) const {
   out += "\"text\":\"\n\n";
 }
 
-std::string SseWriter::full_body(std::string_view text, const char* finish_reason, const Usage& u) const {
+std::string SseWriter::full_body(std::string_view text, const char* finish_reason, const Usage& u,
+                                 const LlamaTimings* timings) const {
   const bool chat = f_.api == Api::chat;
   std::string out = common_;
   // The non-streaming objects are "text_completion" / "chat.completion", not the chunk type.
@@ -80,6 +97,10 @@ std::string SseWriter::full_body(std::string_view text, const char* finish_reaso
   out += finish_reason;
   out += "\"}],";
   append_usage_json(out, u);
+  if (timings) {
+    out += ',';
+    append_timings_json(out, *timings);
+  }
   out += '}';
   return out;
 }
@@ -91,6 +112,32 @@ void append_usage_json(std::string& out, const Usage& u) {
   append_int(out, static_cast<std::int64_t>(u.prompt_tokens) + u.completion_tokens);
   out += ",\"completion_tokens\":";
   append_int(out, u.completion_tokens);
+  out += '}';
+}
+
+void append_timings_json(std::string& out, const LlamaTimings& t) {
+  // Keys in llama.cpp's order (result_timings::to_json); a rate over zero time is written as 0
+  // rather than inf, which JSON cannot hold.
+  const auto ratio = [](double a, double b) { return b > 0 ? a / b : 0.0; };
+  out += "\"timings\":{\"cache_n\":";
+  append_int(out, t.cache_n);
+  out += ",\"prompt_n\":";
+  append_int(out, t.prompt_n);
+  out += ",\"prompt_ms\":";
+  append_double(out, t.prompt_ms);
+  out += ",\"prompt_per_token_ms\":";
+  append_double(out, ratio(t.prompt_ms, t.prompt_n));
+  out += ",\"prompt_per_second\":";
+  append_double(out, ratio(1e3 * t.prompt_n, t.prompt_ms));
+  out += ",\"predicted_n\":";
+  append_int(out, t.predicted_n);
+  out += ",\"predicted_ms\":";
+  append_double(out, t.predicted_ms);
+  // The issue's observation of llama-server: predicted_ms / (n - 1), vLLM's TPOT.
+  out += ",\"predicted_per_token_ms\":";
+  append_double(out, ratio(t.predicted_ms, t.predicted_n - 1));
+  out += ",\"predicted_per_second\":";
+  append_double(out, ratio(1e3 * t.predicted_n, t.predicted_ms));
   out += '}';
 }
 

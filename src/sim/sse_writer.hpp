@@ -22,6 +22,13 @@ struct Usage {
   int completion_tokens = 0;
 };
 
+// llama.cpp's `timings` object (--dialect llama.cpp): counts and times as its server reports them;
+// the rates and per-token means are derived from these when written.
+struct LlamaTimings {
+  int cache_n = 0, prompt_n = 0, predicted_n = 0;
+  double prompt_ms = 0, predicted_ms = 0;
+};
+
 struct StreamFormat {
   Api api = Api::completions;
   std::string id;           // "cmpl-..." / "chatcmpl-..."
@@ -33,6 +40,7 @@ struct TokenChunk {
   bool first = false;                      // chat: the first delta also carries "role"
   const char* finish_reason = nullptr;     // "length" / "stop" on the last token, else null
   const Usage* usage = nullptr;            // usage in this choices chunk (--usage-in-last-chunk)
+  const LlamaTimings* timings = nullptr;   // `timings` in this chunk (--dialect llama.cpp, last chunk)
 };
 
 class SseWriter {
@@ -42,13 +50,14 @@ class SseWriter {
   // One "data: {...}\n\n" event carrying `text` (already JSON-safe: filler words need no escaping).
   void append_token(std::string& out, std::string_view text, const TokenChunk& c) const;
   // The separate usage chunk of stream_options.include_usage: "choices": [].
-  void append_usage_chunk(std::string& out, const Usage& u) const;
+  void append_usage_chunk(std::string& out, const Usage& u, const LlamaTimings* timings = nullptr) const;
   static void append_done(std::string& out);
   // One event whose payload is not valid JSON (fault injection).
   void append_malformed(std::string& out) const;
 
   // Whole non-streaming response body.
-  std::string full_body(std::string_view text, const char* finish_reason, const Usage& u) const;
+  std::string full_body(std::string_view text, const char* finish_reason, const Usage& u,
+                        const LlamaTimings* timings = nullptr) const;
 
  private:
   StreamFormat f_;
@@ -62,5 +71,6 @@ class SseWriter {
 std::string_view filler_word(std::uint64_t seed, int index) noexcept;
 
 void append_usage_json(std::string& out, const Usage& u);  // '"usage":{...}'
+void append_timings_json(std::string& out, const LlamaTimings& t);  // '"timings":{...}'
 
 }  // namespace sb::sim

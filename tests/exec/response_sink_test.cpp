@@ -185,5 +185,73 @@ TEST(ResponseSink, RecordsTheFinishReasonAndWhetherAnyTextCame) {
   EXPECT_FALSE(h.rec.saw_text);
 }
 
+// llama-server's completions stream: a chunk per token, then an empty-text last chunk with
+// finish_reason, usage and `timings`, then [DONE].
+std::string llama_cpp_stream() {
+  return tok("a") + tok("b") +
+         "data: {\"choices\":[{\"text\":\"\",\"index\":0,\"finish_reason\":\"length\"}],\"object\":\"text_completion\","
+         "\"usage\":{\"completion_tokens\":2,\"prompt_tokens\":9,\"total_tokens\":11},"
+         "\"timings\":{\"cache_n\":3,\"prompt_n\":6,\"prompt_ms\":41.232,\"prompt_per_token_ms\":6.872,"
+         "\"prompt_per_second\":145.5,\"predicted_n\":2,\"predicted_ms\":12.5,\"predicted_per_token_ms\":12.5,"
+         "\"predicted_per_second\":160.0}}\n\n"
+         "data: [DONE]\n\n";
+}
+
+TEST(ResponseSink, EverySplitPointOfALlamaCppStreamKeepsItsServerTimings) {
+  const std::string stream = llama_cpp_stream();
+  for (std::size_t cut = 0; cut <= stream.size(); ++cut) {
+    Fixture f;
+    f.sink.on_headers(200, "OK", kSse);
+    f.sink.on_body(stream.substr(0, cut), 1);
+    f.sink.on_body(stream.substr(cut), 2);
+    f.sink.on_complete(3);
+    ASSERT_EQ(f.rec.outcome, Outcome::ok) << "cut " << cut << ": " << f.rec.error;
+    ASSERT_EQ(f.rec.server.prefill_ms, 41.232f) << "cut " << cut;
+    EXPECT_EQ(f.rec.server.decode_ms, 12.5f);
+    EXPECT_EQ(f.rec.server.prefill_tokens, 6);
+    EXPECT_EQ(f.rec.server.decode_tokens, 2);
+    EXPECT_EQ(f.rec.cached_prompt_tokens, 3);
+    EXPECT_EQ(f.rec.prompt_tokens, 9);
+  }
+}
+
+TEST(ResponseSink, CachedTokensOfVllmUsageAreKeptWithoutTimings) {
+  Fixture f;
+  f.sink.on_headers(200, "OK", kSse);
+  f.sink.on_body(tok("a", "\"stop\"") +
+                     "data: {\"choices\":[],\"usage\":{\"prompt_tokens\":1024,\"completion_tokens\":1,"
+                     "\"prompt_tokens_details\":{\"cached_tokens\":768}}}\n\ndata: [DONE]\n\n",
+                 5);
+  f.sink.on_complete(6);
+  EXPECT_EQ(f.rec.outcome, Outcome::ok);
+  EXPECT_EQ(f.rec.cached_prompt_tokens, 768);
+  EXPECT_FALSE(f.rec.server.has_prefill());
+}
+
+TEST(ResponseSink, BeginClearsTheServerTimingsOfTheAttemptBefore) {
+  Fixture f;
+  f.sink.on_headers(200, "OK", kSse);
+  f.sink.on_body(llama_cpp_stream(), 1);
+  f.sink.on_complete(2);
+  ASSERT_TRUE(f.rec.server.has_prefill());
+  f.sink.begin(f.rec);
+  EXPECT_FALSE(f.rec.server.has_prefill());
+  EXPECT_EQ(f.rec.server.decode_tokens, -1);
+  EXPECT_EQ(f.rec.cached_prompt_tokens, -1);
+}
+
+TEST(ResponseSink, NonStreamingLlamaCppBodyKeepsItsTimings) {
+  Fixture f;
+  f.sink.on_headers(200, "OK", "application/json");
+  f.sink.on_body("{\"choices\":[{\"text\":\" Paris.\",\"finish_reason\":\"stop\"}],\"usage\":{\"prompt_tokens\":5,"
+                 "\"completion_tokens\":2},\"timings\":{\"cache_n\":0,\"prompt_n\":5,\"prompt_ms\":12.0,"
+                 "\"predicted_n\":2,\"predicted_ms\":9.5}}",
+                 4);
+  f.sink.on_complete(5);
+  EXPECT_EQ(f.rec.outcome, Outcome::ok);
+  EXPECT_EQ(f.rec.server.prefill_ms, 12.0f);
+  EXPECT_EQ(f.rec.cached_prompt_tokens, 0);
+}
+
 }  // namespace
 }  // namespace sb

@@ -272,5 +272,104 @@ TEST(StreamDecoder, GatewayFixtureMultiLineDataDecodes) {
   EXPECT_EQ(t.usage_chunks, 0);  // usage rode along with the second choices chunk
 }
 
+// llama-server's last completions chunk: empty text, finish_reason, usage and `timings` together
+// (shape of tools/server/server.cpp; values ours).
+constexpr const char* kLlamaCppLastChunk =
+    R"({"choices":[{"text":"","index":0,"logprobs":null,"finish_reason":"length"}],"created":1764470000,)"
+    R"("model":"qwen2.5-0.5b","system_fingerprint":"b6300-2d3a5b6","object":"text_completion","id":"chatcmpl-Xy",)"
+    R"("usage":{"completion_tokens":16,"prompt_tokens":9,"total_tokens":25},)"
+    R"("timings":{"cache_n":3,"prompt_n":6,"prompt_ms":41.232,"prompt_per_token_ms":6.872,)"
+    R"("prompt_per_second":145.5180442374854,"predicted_n":16,"predicted_ms":388.421,)"
+    R"("predicted_per_token_ms":25.894733333333335,"predicted_per_second":41.19241236184449}})";
+
+TEST(StreamDecoder, LlamaCppLastChunkCarriesItsTimings) {
+  StreamDecoder d(Api::completions);
+  ChunkInfo c;
+  ASSERT_TRUE(d.decode_chunk(kLlamaCppLastChunk, c));
+  EXPECT_EQ(c.kind, Kind::token);
+  EXPECT_TRUE(c.finished);
+  EXPECT_EQ(c.completion_tokens, 16);
+  ASSERT_TRUE(c.has_timings);
+  EXPECT_EQ(c.timings.prompt_ms, 41.232);
+  EXPECT_EQ(c.timings.predicted_ms, 388.421);
+  EXPECT_EQ(c.timings.cache_n, 3);
+  EXPECT_EQ(c.timings.prompt_n, 6);
+  EXPECT_EQ(c.timings.predicted_n, 16);
+}
+
+TEST(StreamDecoder, LlamaCppChatUsageChunkCarriesItsTimings) {
+  StreamDecoder d(Api::chat);
+  ChunkInfo c;
+  ASSERT_TRUE(d.decode_chunk(
+      R"({"choices":[],"created":1764470001,"id":"chatcmpl-Q","model":"m","object":"chat.completion.chunk",)"
+      R"("usage":{"completion_tokens":4,"prompt_tokens":70,"total_tokens":74},)"
+      R"("timings":{"cache_n":64,"prompt_n":6,"prompt_ms":5.5,"predicted_n":4,"predicted_ms":30.25}})",
+      c));
+  EXPECT_EQ(c.kind, Kind::usage_only);
+  ASSERT_TRUE(c.has_timings);
+  EXPECT_EQ(c.timings.cache_n, 64);
+  EXPECT_EQ(c.timings.prompt_ms, 5.5);
+  EXPECT_EQ(c.timings.predicted_ms, 30.25);
+}
+
+TEST(StreamDecoder, TokenChunkHasNoServerTimings) {
+  StreamDecoder d(Api::completions);
+  ChunkInfo c;
+  ASSERT_TRUE(d.decode_chunk(kLlamaCppLastChunk, c));
+  ASSERT_TRUE(d.decode_chunk(R"({"choices":[{"index":0,"text":" a","finish_reason":null}]})", c));
+  EXPECT_FALSE(c.has_timings);  // nothing left over from the chunk before
+  EXPECT_EQ(c.timings.prompt_ms, -1);
+  EXPECT_EQ(c.cached_tokens, -1);
+}
+
+TEST(StreamDecoder, VllmCachedTokensComeFromPromptTokensDetails) {
+  StreamDecoder d(Api::completions);
+  ChunkInfo c;
+  ASSERT_TRUE(d.decode_chunk(
+      R"({"choices":[],"usage":{"prompt_tokens":1024,"total_tokens":1040,"completion_tokens":16,)"
+      R"("prompt_tokens_details":{"cached_tokens":768}}})",
+      c));
+  EXPECT_EQ(c.prompt_tokens, 1024);
+  EXPECT_EQ(c.cached_tokens, 768);
+  EXPECT_FALSE(c.has_timings);
+  // vLLM without --enable-prompt-tokens-details sends null: not reported, not 0.
+  ASSERT_TRUE(d.decode_chunk(R"({"choices":[],"usage":{"prompt_tokens":8,"prompt_tokens_details":null}})", c));
+  EXPECT_EQ(c.cached_tokens, -1);
+  EXPECT_FALSE(d.decode_chunk(R"({"choices":[],"usage":{"prompt_tokens_details":{"cached_tokens":"7"}}})", c));
+}
+
+TEST(StreamDecoder, OddTimingValuesAreUnknownAndTheChunkStillCounts) {
+  StreamDecoder d(Api::completions);
+  ChunkInfo c;
+  ASSERT_TRUE(d.decode_chunk(
+      R"({"choices":[{"text":"x","finish_reason":"stop"}],"timings":{"prompt_ms":null,"cache_n":"3",)"
+      R"("prompt_n":-2,"predicted_ms":-1.5,"predicted_n":2.0,"extra":{"a":[1]}}})",
+      c));
+  EXPECT_EQ(c.kind, Kind::token);
+  ASSERT_TRUE(c.has_timings);
+  EXPECT_EQ(c.timings.prompt_ms, -1);
+  EXPECT_EQ(c.timings.cache_n, -1);
+  EXPECT_EQ(c.timings.prompt_n, -1);
+  EXPECT_EQ(c.timings.predicted_ms, -1);
+  EXPECT_EQ(c.timings.predicted_n, 2);
+  ASSERT_TRUE(d.decode_chunk(R"({"choices":[{"text":"x"}],"timings":null})", c));
+  EXPECT_FALSE(c.has_timings);
+  // Timings never excuse broken JSON.
+  EXPECT_FALSE(d.decode_chunk(R"({"choices":[{"text":"x"}],"timings":{"prompt_ms":1.5,}})", c));
+}
+
+TEST(StreamDecoder, LlamaCppNonStreamingBodyCarriesItsTimings) {
+  StreamDecoder d(Api::completions);
+  ChunkInfo c;
+  ASSERT_TRUE(d.decode_body(
+      R"({"choices":[{"text":" Paris.","index":0,"finish_reason":"stop"}],"usage":{"completion_tokens":2,)"
+      R"("prompt_tokens":5},"timings":{"cache_n":0,"prompt_n":5,"prompt_ms":12.0,"predicted_n":2,"predicted_ms":9.5}})",
+      c));
+  EXPECT_EQ(c.kind, Kind::token);
+  ASSERT_TRUE(c.has_timings);
+  EXPECT_EQ(c.timings.prompt_ms, 12.0);
+  EXPECT_EQ(c.timings.cache_n, 0);
+}
+
 }  // namespace
 }  // namespace sb

@@ -77,6 +77,27 @@ TEST(JsonlSink, FailedLine) {
             "\"aborted\": true, \"retries\": 1, \"finish_reason\": \"none\", \"saw_text\": false}");
 }
 
+TEST(JsonlSink, ServerTimingsAndCachedTokensWhenTheServerSentThem) {
+  RequestRecord r = ok_record();
+  r.server.prefill_ms = 41.232f;  // a float: written rounded to the µs, not as 41.231998443603516
+  r.server.decode_ms = 12.5f;
+  r.server.prefill_tokens = 6;
+  r.server.decode_tokens = 3;
+  r.cached_prompt_tokens = 3;
+  std::string line;
+  format_request_line(line, 2, r, "bench-1a2b-7");
+  EXPECT_NE(line.find("\"saw_text\": true, \"server_prefill_ms\": 41.232, \"server_decode_ms\": 12.5, "
+                      "\"server_prefill_tokens\": 6, \"server_decode_tokens\": 3, \"cached_prompt_tokens\": 3}"),
+            std::string::npos)
+      << line;
+  // Only what was reported: vLLM's usage gives the cached count alone.
+  RequestRecord v = ok_record();
+  v.cached_prompt_tokens = 768;
+  line.clear();
+  format_request_line(line, 2, v, "x");
+  EXPECT_NE(line.find("\"saw_text\": true, \"cached_prompt_tokens\": 768}"), std::string::npos) << line;
+}
+
 TEST(JsonlSink, ConcurrentWritersProduceWholeLines) {
   const auto path = (std::filesystem::temp_directory_path() / "sb_jsonl_sink_test.jsonl").string();
   constexpr int kThreads = 4, kPerThread = 250;

@@ -81,7 +81,7 @@ TEST_F(SweepJson, StageCarriesAllMetricsAndServebenchBlock) {
                                       "aborted", "errors", "token_count_source", "schedule_lag_ms", "client_saturated",
                                       "ttft_from_intended_ms", "e2el_from_intended_ms", "client_queue_ms", "in_flight",
                                       "input_len", "output_len", "output_check", "latency_samples",
-                                      "prompt_selection"}));
+                                      "prompt_selection"}));  // no server timings: no server-side keys
   EXPECT_EQ(sb["load_value"], 16.0);
   EXPECT_TRUE(sb["schedule_lag_ms"].is_null());
   EXPECT_TRUE(sb["ttft_from_intended_ms"].is_null());

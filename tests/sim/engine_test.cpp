@@ -40,6 +40,9 @@ TEST(Engine, SingleRequestTimelineMatchesCostModel) {
   const auto second_end = engine.advance(*first_end, events);
   ASSERT_EQ(events.size(), 1u);
   EXPECT_TRUE(events[0].first);
+  // What --dialect llama.cpp reports as prompt_ms: scheduled at 0, first token at the prefill's end.
+  EXPECT_EQ(events[0].started_ns, 0);
+  EXPECT_EQ(events[0].at_ns, 38732910);
   // Decode with 1000 cached tokens: 7.541494 ms.
   EXPECT_EQ(*second_end - *first_end, 7541494);
   events.clear();

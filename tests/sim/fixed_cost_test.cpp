@@ -52,6 +52,24 @@ TEST(FixedCost, EventsMarkFirstAndFinished) {
   EXPECT_EQ(b.running(), 0);
 }
 
+// The times --dialect llama.cpp reports: a request that waited for the only slot is stamped with
+// the instant it got it (its wait is queueing, not prefill), each token with its deadline.
+TEST(FixedCost, EventsCarryTheSlotStartAndTheirDeadlines) {
+  FixedCostBackend b({.ttft_ms = 10, .itl_ms = 5, .max_concurrency = 1});
+  b.submit({.id = 1, .max_tokens = 2}, 0);
+  b.submit({.id = 2, .max_tokens = 2}, 0);
+  std::vector<TokenEvent> ev;
+  b.advance(100 * kMs, ev);  // late: everything due by then
+  ASSERT_EQ(ev.size(), 4u);
+  EXPECT_EQ(ev[0].started_ns, 0);
+  EXPECT_EQ(ev[0].at_ns, 10 * kMs);
+  EXPECT_EQ(ev[1].at_ns, 15 * kMs);
+  EXPECT_EQ(ev[2].id, 2u);
+  EXPECT_EQ(ev[2].started_ns, 15 * kMs);  // the slot freed at request 1's last deadline
+  EXPECT_EQ(ev[2].at_ns, 25 * kMs);
+  EXPECT_EQ(ev[3].at_ns, 30 * kMs);
+}
+
 TEST(FixedCost, AbsoluteDeadlinesDoNotDriftWhenWokenLate) {
   FixedCostBackend b({.ttft_ms = 10, .itl_ms = 10});
   b.submit({.id = 1, .max_tokens = 3}, 0);

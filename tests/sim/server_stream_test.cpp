@@ -164,5 +164,84 @@ TEST(ServerStream, NonStreamingBody) {
   EXPECT_EQ(j["choices"][0]["finish_reason"], "stop");
 }
 
+// --dialect llama.cpp: the backend's times (TokenEvent at_ns / started_ns), read back by the
+// client's decoder as llama.cpp's `timings`. Slot at 1 ms, tokens at 41, 51, 61 ms.
+std::string run_timed(StreamState& s) {
+  std::string raw;
+  s.begin(raw, true);
+  for (int i = 0; i < 3; ++i) {
+    s.on_tokens(raw, {1, 1, i == 2, i == 0, (41 + 10 * i) * 1'000'000LL, 1'000'000});
+    s.seal(raw);
+  }
+  return raw;
+}
+
+StreamSetup llama_cpp_setup(Api api, bool include_usage) {
+  StreamSetup st = setup(api, include_usage, false);
+  st.timings = true;
+  return st;
+}
+
+void expect_timings(const ChunkInfo& info) {
+  ASSERT_TRUE(info.has_timings);
+  EXPECT_EQ(info.timings.prompt_ms, 40.0);  // slot start to the first token
+  EXPECT_EQ(info.timings.predicted_ms, 20.0);
+  EXPECT_EQ(info.timings.prompt_n, 10);
+  EXPECT_EQ(info.timings.predicted_n, 3);
+  EXPECT_EQ(info.timings.cache_n, 0);
+}
+
+TEST(ServerStream, LlamaCppTimingsRideOnTheLastChoicesChunkWithoutAUsageChunk) {
+  StreamState s(llama_cpp_setup(Api::completions, false));
+  const Parsed p = parse_response(run_timed(s));
+  ASSERT_EQ(p.events.size(), 4u);  // 3 tokens, [DONE]
+  StreamDecoder dec(Api::completions);
+  ChunkInfo info;
+  for (int i = 0; i < 2; ++i) {
+    ASSERT_TRUE(dec.decode_chunk(p.events[i], info));
+    EXPECT_FALSE(info.has_timings) << i;
+  }
+  ASSERT_TRUE(dec.decode_chunk(p.events[2], info));
+  EXPECT_TRUE(info.finished);
+  expect_timings(info);
+  const auto j = nlohmann::json::parse(p.events[2])["timings"];
+  EXPECT_EQ(j["prompt_per_token_ms"], 4.0);
+  EXPECT_EQ(j["predicted_per_token_ms"], 10.0);  // predicted_ms / (n - 1)
+  EXPECT_EQ(j["predicted_per_second"], 150.0);
+}
+
+TEST(ServerStream, LlamaCppTimingsRideOnTheUsageChunkForChat) {
+  StreamState s(llama_cpp_setup(Api::chat, true));
+  const Parsed p = parse_response(run_timed(s));
+  ASSERT_EQ(p.events.size(), 5u);  // 3 tokens, usage, [DONE]
+  StreamDecoder dec(Api::chat);
+  ChunkInfo info;
+  ASSERT_TRUE(dec.decode_chunk(p.events[2], info));
+  EXPECT_FALSE(info.has_timings);
+  ASSERT_TRUE(dec.decode_chunk(p.events[3], info));
+  EXPECT_EQ(info.kind, ChunkInfo::Kind::usage_only);
+  expect_timings(info);
+}
+
+TEST(ServerStream, VllmDialectSendsNoTimings) {
+  StreamState s(setup(Api::completions, true, false));
+  const Parsed p = parse_response(run_timed(s));
+  for (const auto& e : p.events) EXPECT_EQ(e.find("timings"), std::string::npos) << e;
+}
+
+TEST(ServerStream, LlamaCppNonStreamingBodyCarriesTimings) {
+  StreamSetup st = llama_cpp_setup(Api::completions, false);
+  st.stream = false;
+  StreamState s(st);
+  std::string raw;
+  for (int i = 0; i < 3; ++i) s.on_tokens(raw, {1, 1, i == 2, i == 0, (41 + 10 * i) * 1'000'000LL, 1'000'000});
+  ASSERT_TRUE(s.done());
+  s.append_full_response(raw, true);
+  StreamDecoder dec(Api::completions);
+  ChunkInfo info;
+  ASSERT_TRUE(dec.decode_body(raw.substr(raw.find("\r\n\r\n") + 4), info));
+  expect_timings(info);
+}
+
 }  // namespace
 }  // namespace sb::sim
