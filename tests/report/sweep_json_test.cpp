@@ -51,7 +51,7 @@ TEST_F(SweepJson, TopLevelKeysInOrder) {
   const ordered_json j = sweep_json(ctx, two_stages(), {1'764'470'100, false, "run.requests.jsonl"});
   EXPECT_EQ(sweep_keys_of(j),
             (std::vector<std::string>{"schema_version", "kind", "tool", "created", "label", "aborted", "config",
-                                      "environment", "load_mode", "requests_file", "prompt_selection", "stages", "analysis"}));
+                                      "environment", "engine", "load_mode", "requests_file", "prompt_selection", "stages", "analysis"}));
   EXPECT_EQ(j["schema_version"], 1);
   EXPECT_EQ(j["created"], "2025-11-30T02:35:00Z");
   EXPECT_EQ(j["config"]["headers"]["x-team"], "<redacted>");
