@@ -47,8 +47,9 @@ PreflightResult run_preflight(const RunConfig& cfg, std::FILE* err) {
   return r;
 }
 
-// Without --tokenizer, the server's own /tokenize gives exact prompt lengths (vLLM and
-// `servebench sim --tokenizer` serve it); else lengths stay approximate, and the run says so.
+// Without --tokenizer, the server's own /tokenize gives exact prompt lengths, asked in the shape of
+// the engine preflight found (vLLM, SGLang, llama.cpp and TGI each serve one; `servebench sim
+// --tokenizer` vLLM's); else lengths stay approximate, and the run says so.
 std::unique_ptr<ServerTokenizer> server_tokenizer(const RunConfig& cfg, const PreflightResult& pf, std::FILE* err) {
   ServerTokenizerOptions opt;
   opt.engine = pf.engine.engine;
