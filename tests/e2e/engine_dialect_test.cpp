@@ -36,7 +36,7 @@ const DialectCase kDialects[] = {
     {Dialect::llamacpp, "llama.cpp", "models.owned_by", "usage_in_choice", "usage_chunk"},
 };
 
-std::vector<Json> jsonl_records(const fs::path& p) {
+std::vector<Json> dialect_jsonl_records(const fs::path& p) {
   std::vector<Json> out;
   std::istringstream in(slurp(p));
   for (std::string line; std::getline(in, line);) {
@@ -73,7 +73,7 @@ TEST_P(EngineDialect, RandomRunCountsWithTheEnginesTokenize) {
   EXPECT_EQ(s["servebench"]["input_len"]["delivered"]["mean"], 12.0) << s["servebench"]["input_len"].dump();
   EXPECT_EQ(s["total_output_tokens"], 6 * 3);
   EXPECT_EQ(s["servebench"]["token_count_source"], "usage");
-  const std::vector<Json> records = jsonl_records(dir.path / "r.requests.jsonl");
+  const std::vector<Json> records = dialect_jsonl_records(dir.path / "r.requests.jsonl");
   ASSERT_EQ(records.size(), 6u);
   for (const Json& rec : records) {
     EXPECT_EQ(rec["token_source"], c.completions_usage) << rec.dump();
@@ -103,7 +103,7 @@ TEST_P(EngineDialect, ShareGptChatRunCountsWithTheEnginesTokenize) {
   EXPECT_EQ(s["servebench"]["input_len"]["delivered"]["mean"], 4.0) << s["servebench"]["input_len"].dump();
   EXPECT_EQ(s["total_input_tokens"], engine.prompt_tokens_received());
   EXPECT_EQ(s["total_output_tokens"], 4 * 3);
-  for (const Json& rec : jsonl_records(dir.path / "s.requests.jsonl")) {
+  for (const Json& rec : dialect_jsonl_records(dir.path / "s.requests.jsonl")) {
     EXPECT_EQ(rec["token_source"], c.chat_usage) << rec.dump();
     EXPECT_EQ(rec["output_tokens"], 3) << rec.dump();
   }
@@ -113,7 +113,7 @@ TEST_P(EngineDialect, ShareGptChatRunCountsWithTheEnginesTokenize) {
 INSTANTIATE_TEST_SUITE_P(Dialects, EngineDialect, ::testing::ValuesIn(kDialects),
                          [](const ::testing::TestParamInfo<DialectCase>& info) { return dialect_tag(info.param); });
 
-PreflightResult preflight_at(int port, std::optional<Engine> given = std::nullopt) {
+PreflightResult dialect_preflight_at(int port, std::optional<Engine> given = std::nullopt) {
   PreflightInput in;
   in.endpoint = parse_base_url("http://127.0.0.1:" + std::to_string(port));
   in.timeout_s = 5;
@@ -131,7 +131,7 @@ TEST(EngineDetection, EachEnginesOwnEndpointDecides) {
   };
   for (const auto& [dialect, want] : expected) {
     FakeEngine engine(dialect, {.anonymous_models = true});
-    const EngineGuess got = preflight_at(engine.port()).engine;
+    const EngineGuess got = dialect_preflight_at(engine.port()).engine;
     EXPECT_EQ(got.engine, want.engine) << engine_name(want.engine);
     EXPECT_EQ(got.clue, want.clue) << engine_name(want.engine);
     EXPECT_EQ(got.version, want.version) << engine_name(want.engine);
@@ -140,12 +140,12 @@ TEST(EngineDetection, EachEnginesOwnEndpointDecides) {
 
 TEST(EngineDetection, UnknownServerIsGenericAndGivenEngineIsNotProbed) {
   FaultServer plain(Fault::none);  // /v1/models only; 404 for everything else
-  const PreflightResult r = preflight_at(plain.port());
+  const PreflightResult r = dialect_preflight_at(plain.port());
   EXPECT_EQ(r.model_id, "m1");
   EXPECT_EQ(r.engine.engine, Engine::openai);
   EXPECT_EQ(r.engine.clue, EngineClue::none);
   FakeEngine llama(Dialect::llamacpp);
-  const EngineGuess given = preflight_at(llama.port(), Engine::tgi).engine;
+  const EngineGuess given = dialect_preflight_at(llama.port(), Engine::tgi).engine;
   EXPECT_EQ(given.engine, Engine::tgi);
   EXPECT_EQ(given.clue, EngineClue::given);
 }
