@@ -60,6 +60,10 @@ void read_target(const OptionReader& r, const EnvLookup& env, RunConfig& c) {
   if (c.backend == "openai-chat") c.client.api = Api::chat;
   else if (c.backend != "openai" && c.backend != "vllm")
     r.error("backend", fmt::format("'{}' is not one of vllm, openai, openai-chat", c.backend));
+  if (const auto engine = r.text("engine"); engine && *engine != "auto") {
+    c.engine = parse_engine(*engine);
+    if (!c.engine) r.error("engine", fmt::format("'{}' is not one of auto, vllm, sglang, tgi, llama.cpp, openai", *engine));
+  }
   if (auto url = r.text("base-url")) {
     try {
       c.client.endpoint = parse_base_url(*url);

@@ -16,6 +16,9 @@ constexpr std::array kFlags{
     FlagSpec{"profile", K::value, "table of the config file to read, e.g. [gateway] (default: the only table)"},
     FlagSpec{"backend", K::value, "vllm | openai (completions API) | openai-chat (chat API); default openai",
              "backend"},
+    FlagSpec{"engine", K::value,
+             "auto | vllm | sglang | tgi | llama.cpp | openai: the server's dialect (/tokenize shape; default "
+             "auto: detected at preflight, docs/engines.md)"},
     FlagSpec{"base-url", K::value,
              "server URL, e.g. http://localhost:8000 or https://gateway/api (else --host/--port)"},
     FlagSpec{"host", K::value, "server host when no --base-url (default 127.0.0.1)"},

@@ -99,6 +99,7 @@ asio::awaitable<void> read_reply(ByteStream& conn, CallState& st) {
   st.reply.status = static_cast<int>(res.result_int());
   st.reply.reason = std::string(res.reason());
   st.reply.content_type = std::string(res[http::field::content_type]);
+  st.reply.server = std::string(res[http::field::server]);
   st.reply.body = std::move(res.body());
 }
 

@@ -18,6 +18,7 @@ struct HttpReply {
   std::string reason;
   std::string body;
   std::string content_type;
+  std::string server;  // the Server header ("" if none): one clue to the engine (target/engine.hpp)
 };
 
 // Transport failures throw sb::UserError with ExitCode::unreachable and a message naming host:port

@@ -12,6 +12,7 @@
 #include "exec/runner.hpp"
 #include "load/staircase.hpp"
 #include "protocol/request_builder.hpp"
+#include "target/engine.hpp"
 
 namespace sb::pipeline {
 
@@ -26,6 +27,7 @@ struct RunConfig {
   std::string api_key;                      // secret: never printed, never in results
   std::string api_key_source;               // "env OPENAI_API_KEY", "config file", "" (none)
   std::optional<std::string> tokenizer;
+  std::optional<Engine> engine;             // --engine; nullopt: detected at preflight (docs/engines.md)
 
   // Dataset and load: the layers' own parameters (num_prompts, the requests per stage, is the dataset's)
   DatasetConfig dataset;

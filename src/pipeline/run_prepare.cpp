@@ -11,6 +11,7 @@
 
 #include "pipeline/run_config_json.hpp"
 #include "pipeline/stage_workload.hpp"
+#include "report/engine_text.hpp"
 #include "core/error.hpp"
 #include "target/preflight.hpp"
 #include "target/server_tokenizer.hpp"
@@ -39,18 +40,22 @@ PreflightResult run_preflight(const RunConfig& cfg, std::FILE* err) {
   in.api_key_source = cfg.api_key_source;
   in.model = cfg.served_model_name ? cfg.served_model_name : cfg.model;
   in.timeout_s = std::min(cfg.client.timeout_s, 30.0);
+  in.engine = cfg.engine;
   PreflightResult r = preflight(in);
   for (const std::string& w : r.warnings) note(err, "warning: " + w);
+  note(err, report::format_engine_line(engine_name(r.engine.engine), clue_name(r.engine.clue), r.engine.version));
   return r;
 }
 
-// Without --tokenizer, the server's own /tokenize gives exact prompt lengths (vLLM and
-// `servebench sim --tokenizer` serve it); else lengths stay approximate, and the run says so.
-std::unique_ptr<ServerTokenizer> server_tokenizer(const RunConfig& cfg, const std::string& model, std::FILE* err) {
+// Without --tokenizer, the server's own /tokenize gives exact prompt lengths, asked in the shape of
+// the engine preflight found (vLLM, SGLang, llama.cpp and TGI each serve one; `servebench sim
+// --tokenizer` vLLM's); else lengths stay approximate, and the run says so.
+std::unique_ptr<ServerTokenizer> server_tokenizer(const RunConfig& cfg, const PreflightResult& pf, std::FILE* err) {
   ServerTokenizerOptions opt;
+  opt.engine = pf.engine.engine;
   opt.endpoint = cfg.client.endpoint;
   opt.headers = request_headers(cfg);
-  opt.model = model;
+  opt.model = pf.model_id;
   opt.timeout_s = std::min(cfg.client.timeout_s, 30.0);
   ServerTokenizerProbe probe = probe_server_tokenizer_detailed(opt);
   if (!probe.tokenizer) {
@@ -85,6 +90,9 @@ RunContext make_context(const RunConfig& cfg, const PreflightResult& pf, const P
   // As vLLM benchmarks/serve.py: model_id is --model, else the served entry's root (the model path), else its id.
   ctx.model_id = cfg.model ? *cfg.model : (pf.model_root.empty() ? pf.model_id : pf.model_root);
   ctx.served_model_name = pf.model_id;
+  ctx.engine = engine_name(pf.engine.engine);
+  ctx.engine_clue = clue_name(pf.engine.clue);
+  ctx.engine_version = pf.engine.version;
   ctx.tokenizer_id = p.tokenizer ? (cfg.tokenizer ? *cfg.tokenizer : p.tokenizer->name()) : "";
   ctx.base_url = cfg.base_url;
   ctx.endpoint = cfg.client.path;
@@ -157,7 +165,7 @@ Prepared prepare_run(const RunConfig& cfg, std::FILE* err) {
     p.tokenizer = Tokenizer::load(*cfg.tokenizer);
     p.local_tokenizer = true;
     p.dataset = load_dataset(with_pool.dataset, p.tokenizer.get());
-  } else if (auto server = server_tokenizer(cfg, pf.model_id, err)) {
+  } else if (auto server = server_tokenizer(cfg, pf, err)) {
     p.dataset = load_with_server_tokenizer(with_pool.dataset, *server);
     p.tokenizer = std::move(server);
   } else {

@@ -16,6 +16,11 @@ struct RunContext {
   std::optional<std::string> label;
   std::string model_id;                   // --model or first /v1/models id
   std::string served_model_name;          // model field sent
+  // The engine behind the URL (target/engine.hpp names): "openai" (generic), "vllm", "sglang",
+  // "tgi", "llama.cpp"; how it was known ("given" = --engine, "props", ...); its version, "" if unknown.
+  std::string engine = "openai";
+  std::string engine_clue = "none";
+  std::string engine_version;
   std::string tokenizer_id;               // "" if none
   std::string base_url, endpoint;
   int num_prompts = 0;

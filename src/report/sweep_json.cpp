@@ -163,6 +163,10 @@ ordered_json sweep_json(const RunContext& ctx, const std::vector<StageSummary>& 
   j["aborted"] = meta.aborted;
   j["config"] = config_json(ctx.config_json);
   j["environment"] = environment_json(ctx);
+  // Which engine's dialect the run spoke (docs/engines.md): detected at preflight, or --engine.
+  j["engine"] = ordered_json{{"name", ctx.engine}, {"known_from", ctx.engine_clue},
+                             {"version", ctx.engine_version.empty() ? ordered_json(nullptr)
+                                                                    : ordered_json(ctx.engine_version)}};
   j["load_mode"] = ctx.load_mode == LoadMode::concurrency ? "concurrency" : "request_rate";
   if (meta.load_search) j["load_search"] = load_search_json(*meta.load_search);  // only searched runs
   j["requests_file"] = meta.requests_file ? ordered_json(*meta.requests_file) : ordered_json(nullptr);

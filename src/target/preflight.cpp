@@ -2,8 +2,11 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "core/error.hpp"
 #include "protocol/models.hpp"
+#include "target/engine_probe.hpp"
 
 namespace sb {
 
@@ -66,7 +69,11 @@ PreflightResult check_models_reply(const PreflightInput& in, const HttpReply& re
 }
 
 PreflightResult preflight(const PreflightInput& in) {
-  return check_models_reply(in, http_call(in.endpoint, "GET", "/v1/models", in.headers, "", in.timeout_s));
+  const HttpReply models = http_call(in.endpoint, "GET", "/v1/models", in.headers, "", in.timeout_s);
+  PreflightResult r = check_models_reply(in, models);
+  const EngineProbeInput probe{in.endpoint, in.headers, in.engine, std::min(in.engine_probe_timeout_s, in.timeout_s)};
+  r.engine = detect_engine(probe, models);
+  return r;
 }
 
 }  // namespace sb

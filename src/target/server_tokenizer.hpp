@@ -1,8 +1,8 @@
 #pragma once
-// Token counts from the server itself when no --tokenizer is given: vLLM's POST {base}/tokenize
-// ({"model", "prompt", "add_special_tokens"} -> {"count", "max_model_len", "tokens"}) and
-// POST {base}/detokenize ({"model", "tokens"} -> {"prompt"}), which `servebench sim --tokenizer`
-// serves too. Cold path only (dataset loading, before any stage): every call is one blocking
+// Token counts from the server itself when no --tokenizer is given: POST {base}/tokenize and
+// {base}/detokenize in the engine's own shape (tokenize_dialect.hpp: vLLM's, which
+// `servebench sim --tokenizer` serves too, SGLang's, llama.cpp's, TGI's). A non-empty text counted
+// as 0 tokens is an error naming the engine and the URL, never a length. Cold path only (dataset loading, before any stage): every call is one blocking
 // sb::http_call, so count_many() spreads a dataset's texts over a few threads.
 //
 // Example:
@@ -22,27 +22,13 @@
 
 #include "net/endpoint.hpp"
 #include "net/http_call.hpp"
+#include "target/engine.hpp"
+#include "target/tokenize_dialect.hpp"
 #include "tokenizer/tokenizer.hpp"
 
 namespace sb {
 
-// ---- sans-I/O halves (unit-tested without sockets) ----
-
-// {"model": M, "prompt": TEXT, "add_special_tokens": B}; "model" is left out when empty (vLLM
-// then uses its only model).
-std::string tokenize_request_body(std::string_view model, std::string_view text, bool add_special_tokens);
-// {"model": M, "tokens": [ids]}.
-std::string detokenize_request_body(std::string_view model, const std::vector<std::int32_t>& ids);
-
-struct TokenizeReply {
-  std::size_t count = 0;                 // "count", else the length of "tokens"
-  std::vector<std::int32_t> tokens;      // empty when the reply had none
-  std::optional<int> max_model_len;      // vLLM sends it; other servers may not
-};
-// Throws sb::UserError "<where>: <what is wrong>" when the body is not a /tokenize reply.
-TokenizeReply parse_tokenize_reply(std::string_view body, std::string_view where);
-// Throws sb::UserError when the body has no string "prompt".
-std::string parse_detokenize_reply(std::string_view body, std::string_view where);
+// The request and reply shapes of each engine: target/tokenize_dialect.hpp.
 
 // ---- the tokenizer ----
 
@@ -50,6 +36,7 @@ struct ServerTokenizerOptions {
   Endpoint endpoint;
   HeaderList headers;        // Authorization and --header pairs, as the requests send them
   std::string model;         // served model id ("" = let the server pick)
+  Engine engine = Engine::openai;  // whose /tokenize shape to speak (openai: vLLM's)
   double timeout_s = 30;     // per call
   int threads = 8;           // concurrent calls in count_many()
 };
@@ -63,6 +50,7 @@ class ServerTokenizer final : public Tokenizer {
   // Each is one HTTP call; a failed call throws sb::UserError naming the URL and the status.
   std::vector<std::int32_t> encode(std::string_view text, bool add_special_tokens) const override;
   // vLLM's /detokenize has no skip_special_tokens: specials are always decoded (the flag is ignored).
+  // TGI has no /detokenize: a UserError.
   std::string decode(const std::vector<std::int32_t>& ids, bool skip_special_tokens = false) const override;
   std::size_t count(std::string_view text, bool add_special_tokens) const override;
 

@@ -51,13 +51,25 @@ TEST_F(SweepJson, TopLevelKeysInOrder) {
   const ordered_json j = sweep_json(ctx, two_stages(), {1'764'470'100, false, "run.requests.jsonl"});
   EXPECT_EQ(sweep_keys_of(j),
             (std::vector<std::string>{"schema_version", "kind", "tool", "created", "label", "aborted", "config",
-                                      "environment", "load_mode", "requests_file", "prompt_selection", "stages", "analysis"}));
+                                      "environment", "engine", "load_mode", "requests_file", "prompt_selection", "stages", "analysis"}));
   EXPECT_EQ(j["schema_version"], 1);
   EXPECT_EQ(j["created"], "2025-11-30T02:35:00Z");
   EXPECT_EQ(j["config"]["headers"]["x-team"], "<redacted>");
   EXPECT_EQ(j["environment"]["clock_anchor"]["unix_ns"], 1'764'470'000'000'000'000);
   EXPECT_EQ(j["load_mode"], "concurrency");
+  EXPECT_EQ(j["engine"], (ordered_json{{"name", "openai"}, {"known_from", "none"}, {"version", nullptr}}));
   EXPECT_TRUE(j["analysis"].is_null());
+}
+
+TEST_F(SweepJson, EngineAsDetectedOrGiven) {
+  RunContext ctx = testdata::sample_context();
+  ctx.engine = "llama.cpp";
+  ctx.engine_clue = "props";
+  ctx.engine_version = "b6500-1a2b";
+  const ordered_json j = sweep_json(ctx, two_stages(), {1'764'470'100, false, "run.requests.jsonl"});
+  EXPECT_EQ(j["engine"], (ordered_json{{"name", "llama.cpp"}, {"known_from", "props"}, {"version", "b6500-1a2b"}}));
+  // --backend keeps vLLM's meaning in every stage, whatever the engine.
+  EXPECT_EQ(j["stages"][0]["backend"], ctx.backend);
 }
 
 TEST_F(SweepJson, StageCarriesAllMetricsAndServebenchBlock) {

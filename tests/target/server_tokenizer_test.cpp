@@ -196,5 +196,28 @@ TEST(ServerTokenizerProbe, OtherStatusesAndBodiesMeanNullWithTheReason) {
       << probe.unavailable_reason;
 }
 
+// llama.cpp answers a vLLM-style {"prompt"} with 200 {"tokens": []}: no length, an error naming the
+// shape and the URL, and at the probe a tokenizer that is "unavailable" rather than one counting 0.
+TEST(ServerTokenizer, NonEmptyTextCountedAsZeroTokensIsAnError) {
+  std::atomic<int> content_bodies{0};
+  FakeServer server([&](FakeConn& c, const FakeRequest& r) {
+    if (r.body.find("\"content\"") != std::string::npos) ++content_bodies;
+    return c.send(test::json_response(200, "OK", R"({"tokens":[]})"));
+  });
+  ServerTokenizerOptions opt = tokenizer_options(server.port());
+  opt.engine = Engine::vllm;
+  const ServerTokenizerProbe probe = probe_server_tokenizer_detailed(opt);
+  EXPECT_EQ(probe.tokenizer, nullptr);
+  EXPECT_NE(probe.unavailable_reason.find("POST http://127.0.0.1:" + std::to_string(server.port()) +
+                                          "/tokenize (vllm shape) counted 0 tokens for a non-empty text"),
+            std::string::npos)
+      << probe.unavailable_reason;
+  opt.engine = Engine::llamacpp;
+  const std::string err = count_error_of([&] { ServerTokenizer(opt).count("hello world", true); });
+  EXPECT_NE(err.find("(llama.cpp shape) counted 0 tokens for a non-empty text of 11 bytes"), std::string::npos) << err;
+  EXPECT_EQ(content_bodies.load(), 1);  // the llama.cpp-shaped call sent {"content"}
+  EXPECT_EQ(ServerTokenizer(opt).count("", true), 0u);  // an empty text may count 0
+}
+
 }  // namespace
 }  // namespace sb
