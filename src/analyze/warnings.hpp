@@ -20,7 +20,7 @@ struct Warning {
   int stage = -1;                  // index into run.stages, -1 for the whole run
   std::string note{};              // note: what the reader found missing (results::Run::notes)
   double lag_p99_ms = 0;           // client_saturated, client_concurrency_limit: schedule lag p99
-  std::optional<double> client_busy, ceiling_fraction;  // client_saturated: busiest thread, share of the ceiling
+  std::optional<double> client_busy{}, ceiling_fraction{};  // client_saturated: busiest thread, share of the ceiling
   int failed = 0, requests = 0;    // failures: failed of all finished requests
   std::map<std::string, int> failed_by_category{};  // failures: outcome -> count
   double percentile = 0;           // few_samples: the highest percentile reported

@@ -18,15 +18,16 @@ Json first_stage_block(const fs::path& sweep) {
   return Json::parse(slurp(sweep))["stages"][0]["servebench"];
 }
 
-// One client thread, a server with no delay and 64 concurrent streams of 64 tokens: the client's
-// parsing is the work, so its thread is busy the whole stage.
+// One client thread, a server with no delay and 64 (then 128) concurrent streams of 64 tokens: the
+// client's parsing is the work, so its thread is busy the whole stage. Two stages, so that the run
+// is analysed (one stage has no curve) and the warning reaches analysis.warnings and the HTML.
 TEST(ClientCeiling, ClientBoundRunIsFlaggedAsClientCpu) {
   TempDir dir("ceiling_bound");
   Sim sim({"--cost", "fixed", "--ttft-ms", "0", "--itl-ms", "0"}, dir.path);
   ASSERT_NE(sim.port(), 0);
   const RunResult r = run_servebench({"--port", sim.port_text(), "--client-threads", "1", "--num-prompts", "1500",
                                       "--random-input-len", "4", "--random-output-len", "64", "--concurrency", "64",
-                                      "--output-json", "out.json"},
+                                      "128", "--output-json", "out.json"},
                                      dir.path);
   ASSERT_EQ(r.code, 0) << r.err;
   const Json doc = Json::parse(slurp(dir.path / "out.json"));
@@ -46,6 +47,10 @@ TEST(ClientCeiling, ClientBoundRunIsFlaggedAsClientCpu) {
   for (const Json& w : doc["analysis"]["warnings"])
     warned = warned || (w["kind"] == "client_saturated" && w["message"].get<std::string>().find("client CPU") != std::string::npos);
   EXPECT_TRUE(warned) << doc["analysis"]["warnings"].dump();
+  // The HTML report, made from the document, names the cause too.
+  const RunResult html = run_subcommand({"report", "out.json", "--out", "out.html"}, dir.path, "report");
+  ASSERT_EQ(html.code, 0) << html.err;
+  EXPECT_NE(slurp(dir.path / "out.html").find("limited by the client CPU"), std::string::npos);
 }
 
 TEST(ClientCeiling, LightRunIsNotFlagged) {
