@@ -37,7 +37,11 @@ TEST(ClientCeiling, ClientBoundRunIsFlaggedAsClientCpu) {
   const Json sb = doc["stages"][0]["servebench"];
   const Json use = sb["client_use"];
   EXPECT_EQ(use["threads"], 1);
-  EXPECT_GT(use["busiest_thread_busy"].get<double>(), 0.7) << use.dump();
+  // Here (2 cores shared with the simulator) the thread is runnable ~95 % of the stage; where the
+  // simulator, not the client, is the slower side (a machine with idle cores), the events/s still
+  // pass 70 % of the pinned ceiling of 1 M per thread. Either flags the stage.
+  EXPECT_TRUE(use["busiest_thread_busy"].get<double>() > 0.7 || use["ceiling_fraction"].get<double>() > 0.7)
+      << use.dump();
   EXPECT_GT(use["cpu_s"].get<double>(), 0);
   EXPECT_NEAR(use["ceiling_fraction"].get<double>(), use["events_per_s"].get<double>() / kPinnedEventsPerCpuS, 1e-9);
   EXPECT_EQ(sb["client_limit"], "cpu");
