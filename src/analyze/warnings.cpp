@@ -59,6 +59,7 @@ const char* to_string(WarningKind k) noexcept {
     case WarningKind::aborted: return "aborted";
     case WarningKind::note: return "note";
     case WarningKind::client_saturated: return "client_saturated";
+    case WarningKind::client_concurrency_limit: return "client_concurrency_limit";
     case WarningKind::failures: return "failures";
     case WarningKind::few_samples: return "few_samples";
     case WarningKind::variance: return "variance";
@@ -72,8 +73,12 @@ std::vector<Warning> run_warnings(const results::Run& run) {
   for (const auto& note : run.notes) out.push_back({.kind = WarningKind::note, .note = note});
   for (std::size_t i = 0; i < run.stages.size(); ++i) {
     const auto& s = run.stages[i];
-    if (s.client_saturated)
+    if (s.client_saturated || s.client_limit == ClientLimit::cpu)
       out.push_back({.kind = WarningKind::client_saturated, .stage = static_cast<int>(i),
+                     .lag_p99_ms = s.schedule_lag_p99_ms.value_or(0), .client_busy = s.client_busy,
+                     .ceiling_fraction = s.client_ceiling_fraction});
+    else if (s.client_limit == ClientLimit::concurrency_limit)
+      out.push_back({.kind = WarningKind::client_concurrency_limit, .stage = static_cast<int>(i),
                      .lag_p99_ms = s.schedule_lag_p99_ms.value_or(0)});
     if (s.failed > 0)
       out.push_back({.kind = WarningKind::failures, .stage = static_cast<int>(i), .failed = s.failed,

@@ -2,6 +2,7 @@
 // Warnings a reader must see before trusting a curve: client saturation, failures, percentiles
 // backed by too few samples, and run-to-run variance of repeated runs of one configuration.
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -9,7 +10,7 @@
 
 namespace sb::analyze {
 
-enum class WarningKind { aborted, note, client_saturated, failures, few_samples, variance };
+enum class WarningKind { aborted, note, client_saturated, client_concurrency_limit, failures, few_samples, variance };
 const char* to_string(WarningKind k) noexcept;  // the JSON `kind`: "aborted", "client_saturated", ...
 
 // One warning and the numbers behind it (report/analysis_text.hpp words it); only the fields of its
@@ -18,7 +19,8 @@ struct Warning {
   WarningKind kind = WarningKind::note;
   int stage = -1;                  // index into run.stages, -1 for the whole run
   std::string note{};              // note: what the reader found missing (results::Run::notes)
-  double lag_p99_ms = 0;           // client_saturated: schedule lag p99
+  double lag_p99_ms = 0;           // client_saturated, client_concurrency_limit: schedule lag p99
+  std::optional<double> client_busy{}, ceiling_fraction{};  // client_saturated: busiest thread, share of the ceiling
   int failed = 0, requests = 0;    // failures: failed of all finished requests
   std::map<std::string, int> failed_by_category{};  // failures: outcome -> count
   double percentile = 0;           // few_samples: the highest percentile reported

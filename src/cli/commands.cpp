@@ -9,7 +9,7 @@
 namespace sb::cli {
 
 std::span<const Command> commands() {
-  static constexpr std::array<Command, 7> table{{
+  static constexpr std::array<Command, 8> table{{
       {"run", "load test an OpenAI-compatible server (staircase of concurrency or request rates)", nullptr, run_cmd},
       {"sim", "serve a simulated continuous-batching LLM server (OpenAI-compatible)", sim_cmd},
       {"demo", "run a staircase against the embedded simulator, print the table and the knee", nullptr, demo_cmd},
@@ -17,6 +17,7 @@ std::span<const Command> commands() {
       {"compare", "baseline vs tuned: deltas, significance, CI gate (--fail-if)", compare_cmd},
       {"kernels", "rank GPU kernels from rocprof / Nsight Systems / PyTorch traces, per load stage", kernels_cmd},
       {"tokenize", "encode/decode/count text with a HuggingFace tokenizer.json", tokenize_cmd},
+      {"selftest", "the client's own ceiling on this machine (events/s per thread, clock, dispatch lag)", selftest_cmd},
   }};
   return table;
 }

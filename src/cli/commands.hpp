@@ -31,5 +31,6 @@ int report_cmd(int argc, char** argv);
 int compare_cmd(int argc, char** argv);
 int tokenize_cmd(int argc, char** argv);
 int kernels_cmd(int argc, char** argv);
+int selftest_cmd(int argc, char** argv);
 
 }  // namespace sb::cli

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "cli/ceiling_probe.hpp"
 #include "cli/commands.hpp"
 #include "pipeline/run_analysis.hpp"
 #include "cli/demo_config.hpp"
@@ -77,7 +78,8 @@ int demo_cmd(int argc, char** argv, std::stop_token stop) {
   auto server = start_simulator();
   std::fprintf(stderr, "servebench demo: simulated llama-3-8b on an H100 (%gx time scale) at http://127.0.0.1:%u\n",
                kTimeScale, static_cast<unsigned>(server->port()));
-  const pipeline::RunConfig cfg = demo_run_config(server->port(), quick, stem + ".json");
+  pipeline::RunConfig cfg = demo_run_config(server->port(), quick, stem + ".json");
+  cfg.client_ceiling = ceiling_for_run(resolved_threads(cfg.client), stderr);
   const pipeline::RunResult result = pipeline::run(cfg, pipeline::RunIo{}, std::move(stop));
   server->stop();
   if (result.stages.empty()) return to_int(result.code);

@@ -217,6 +217,7 @@ void read_load(const OptionReader& r, RunConfig& c) {
   c.prompts_bound_stages = !c.stage_seconds || r.has("num-prompts");
   c.repeats = r.integer("repeats", 1).value_or(1);
   c.preflight_request = !r.flag("no-preflight-request");
+  c.selftest = !r.flag("no-selftest");
 }
 
 // Sampling flags are sent only when set (as vLLM benchmarks/serve.py); numbers keep the user's

@@ -78,6 +78,7 @@ constexpr std::array kFlags{
              "load.ramp.start_rps"},
     FlagSpec{"ramp-up-end-rps", K::value, "ramp-up: request rate at the last request (integer)", "load.ramp.end_rps"},
     FlagSpec{"no-preflight-request", K::flag, "skip the test request sent (like the first request) before the load"},
+    FlagSpec{"no-selftest", K::flag, "skip the client's ceiling probe before the run (cached a day; servebench selftest)"},
     FlagSpec{"num-warmups", K::value, "warm-up requests before the first stage (default 0)", "num_warmups"},
     FlagSpec{"stage-seconds", K::value,
              "issue each stage's load for S seconds, then drain (with --num-prompts: whichever ends first; "

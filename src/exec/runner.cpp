@@ -40,6 +40,8 @@ struct Runner::Impl {
   std::mutex mu;  // guards the counters below; the dispatcher waits on cv
   std::condition_variable cv;
   std::size_t done = 0, failed = 0, in_flight = 0;
+  std::size_t slot_limit = 0;  // the stage's concurrency limit
+  Nanos free_since_ns = 0;     // since when a slot has been free (absolute): a due request could go then
   std::int64_t output_tokens = 0;
   std::mutex record_mu;  // serialises the record callback: workers call it, it need not be thread-safe
   const RecordCallback* on_record = nullptr;
@@ -56,6 +58,7 @@ void Runner::Impl::finished(RequestRecord& rec) {
   {
     std::lock_guard<std::mutex> lk(mu);
     ++done;
+    if (in_flight == slot_limit) free_since_ns = now_ns();
     --in_flight;
     if (!rec.ok()) ++failed;
     output_tokens += rec.output_tokens;
@@ -115,9 +118,12 @@ Problems validate(const ClientOptions& opt) {
   return out;
 }
 
+int resolved_threads(const ClientOptions& opt) noexcept {
+  return opt.threads > 0 ? opt.threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+}
+
 Runner::Runner(ClientOptions opt) : impl_(std::make_unique<Impl>(std::move(opt))) {
-  int threads = impl_->opt.threads;
-  if (threads <= 0) threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  const int threads = resolved_threads(impl_->opt);
   for (int i = 0; i < threads; ++i) {
     impl_->workers.push_back(std::make_unique<Worker>(
         impl_->opt, [impl = impl_.get()](RequestRecord& rec) { impl->finished(rec); }));
@@ -134,6 +140,8 @@ void Runner::request_stop() noexcept {
   impl_->cv.notify_all();
 }
 bool Runner::stop_requested() const noexcept { return impl_->stop.load(std::memory_order_relaxed); }
+
+int Runner::threads() const noexcept { return static_cast<int>(impl_->workers.size()); }
 
 int Runner::connections_opened() const noexcept {
   int total = 0;
@@ -232,6 +240,8 @@ struct StageLoop {
     while (next < n && m.in_flight < limit && now >= t0 + offset_of(next) && (deadline == 0 || now < deadline)) {
       ++m.in_flight;
       RequestRecord& rec = records.emplace_back(make_record(in, next));
+      // It could have gone when it was due, or when a slot freed after that: the rest is the client's lag.
+      if (m.free_since_ns > t0 + offset_of(next)) rec.slot_free_ns = m.free_since_ns - t0;
       std::string_view id = in.requests[next % in.requests.size()].id;
       if (next >= in.requests.size()) id = cycled_ids.emplace_back(stage_request_id(in, next));
       m.pick_worker().submit(Job{&rec, &body_of(in, next), id, t0});
@@ -250,6 +260,32 @@ struct StageLoop {
   }
 };
 
+namespace {
+
+// The client's threads over a stage: deltas of their kernel times (exec/thread_times.hpp).
+struct ThreadSnapshot {
+  std::vector<ThreadTimes> workers;
+  ThreadTimes dispatcher;
+
+  explicit ThreadSnapshot(const std::vector<std::unique_ptr<Worker>>& ws) : dispatcher(thread_times(current_thread_id())) {
+    for (const auto& w : ws) workers.push_back(w->times());
+  }
+  ClientThreadTimes since(const ThreadSnapshot& before, Nanos wall_ns) const {
+    ClientThreadTimes t;
+    t.threads = static_cast<int>(workers.size());
+    t.wall_ns = wall_ns;
+    for (std::size_t i = 0; i < workers.size(); ++i) {
+      const Nanos cpu = workers[i].cpu_ns - before.workers[i].cpu_ns;
+      t.worker_cpu_ns += cpu;
+      t.busiest_worker_ns = std::max(t.busiest_worker_ns, cpu + workers[i].wait_ns - before.workers[i].wait_ns);
+    }
+    t.dispatcher_cpu_ns = dispatcher.cpu_ns - before.dispatcher.cpu_ns;
+    return t;
+  }
+};
+
+}  // namespace
+
 StageOutput Runner::run_stage(const StageInput& in, const RecordCallback& on_record,
                               const ProgressCallback& on_progress) {
   Impl& m = *impl_;
@@ -267,8 +303,11 @@ StageOutput Runner::run_stage(const StageInput& in, const RecordCallback& on_rec
   m.on_record = &on_record;
   m.done = m.failed = m.in_flight = 0;
   m.output_tokens = 0;
+  m.slot_limit = loop.limit;
+  const ThreadSnapshot times_before(m.workers);
 
   loop.t0 = out.t0_ns = now_ns();
+  m.free_since_ns = loop.t0;
   if (in.issue_for_ns > 0) loop.deadline = loop.t0 + in.issue_for_ns;
   loop.next_progress = loop.t0 + kProgressEveryNs;
   std::unique_lock<std::mutex> lk(m.mu);
@@ -295,6 +334,7 @@ StageOutput Runner::run_stage(const StageInput& in, const RecordCallback& on_rec
   // Dispatch order is index order, and the cancelled rest follows it: records[i].index == i.
   for (RequestRecord& r : loop.records) out.records.push_back(std::move(r));
   for (const RequestRecord& r : out.records) out.end_ns = std::max(out.end_ns, r.done_ns);
+  out.client_times = ThreadSnapshot(m.workers).since(times_before, out.end_ns);
   if (on_progress) on_progress(last);
   m.on_record = nullptr;
   return out;

@@ -12,6 +12,7 @@
 
 #include "core/clock.hpp"
 #include "core/problem.hpp"
+#include "metrics/client_use.hpp"
 #include "metrics/request_record.hpp"
 #include "net/endpoint.hpp"
 #include "net/http_call.hpp"
@@ -43,6 +44,9 @@ struct StageRequest {
 // More worker threads than this only cost memory and context switches (one event loop each serves
 // thousands of connections); 100000 would fail to start as an internal error.
 inline constexpr int kMaxClientThreads = 1024;
+
+// The worker threads a Runner starts: opt.threads, or one per core when it is 0.
+int resolved_threads(const ClientOptions& opt) noexcept;
 
 // Every problem, by field: timeouts > 0, 0 <= threads <= kMaxClientThreads, stop_grace_s >= 0, path starting with '/'.
 Problems validate(const ClientOptions& opt);
@@ -83,6 +87,7 @@ struct StageOutput {
   Nanos end_ns = 0;                    // last completion (relative to t0)
   Nanos issue_end_ns = -1;             // relative to t0: when the duration bound stopped issuing; -1 = it did not
   bool aborted = false;
+  ClientThreadTimes client_times;      // the client's threads during the stage
 };
 
 struct StageLoop;
@@ -108,6 +113,7 @@ class Runner {
 
   // TCP connections opened so far by all workers (keep-alive reuse shows as opened < requests).
   int connections_opened() const noexcept;
+  int threads() const noexcept;  // worker threads running
 
  private:
   struct Impl;

@@ -178,7 +178,10 @@ Worker::Worker(const ClientOptions& opt, JobDone on_done) : Worker(opt, std::mov
 
 Worker::Worker(const ClientOptions& opt, JobDone on_done, std::function<std::unique_ptr<ByteStream>()> make_stream)
     : impl_(std::make_unique<Impl>(*this, opt, std::move(on_done), std::move(make_stream))) {
-  impl_->thread = std::thread([this] { impl_->ioc.run(); });
+  impl_->thread = std::thread([this] {
+    tid_.store(current_thread_id(), std::memory_order_release);
+    impl_->ioc.run();
+  });
 }
 
 Worker::~Worker() {

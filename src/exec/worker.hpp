@@ -12,6 +12,7 @@
 #include <string_view>
 
 #include "core/clock.hpp"
+#include "exec/thread_times.hpp"
 #include "metrics/request_record.hpp"
 
 namespace sb {
@@ -49,6 +50,8 @@ class Worker {
   // Kept-alive connections waiting for a request: the dispatcher prefers such a worker so the
   // number of sockets never exceeds the concurrency limit (as vLLM's pool sized to it).
   int idle_connections() const noexcept { return idle_.load(std::memory_order_relaxed); }
+  // The worker thread's CPU so far (exec/thread_times.hpp): a stage's share is the difference.
+  ThreadTimes times() const noexcept { return thread_times(tid_.load(std::memory_order_acquire)); }
 
  private:
   struct Impl;
@@ -56,6 +59,7 @@ class Worker {
   std::atomic<int> in_flight_{0};
   std::atomic<int> opened_{0};
   std::atomic<int> idle_{0};
+  std::atomic<int> tid_{0};  // the thread's kernel id, set as it starts
 };
 
 }  // namespace sb

@@ -67,6 +67,9 @@ struct RequestRecord {
   Nanos sent_ns = 0;            // concurrency slot acquired, request about to be written (vLLM's st)
   Nanos first_byte_ns = -1;     // first response byte read (-1: none)
   Nanos done_ns = 0;            // stream finished, failed or was cancelled
+  // When a --max-concurrency slot freed up for it after its intended time; 0: a slot was free when it
+  // was due. sent − max(intended, slot_free) is the client's own dispatch lag (metrics/client_use.hpp).
+  Nanos slot_free_ns = 0;
   std::vector<Nanos> token_ns;  // arrival time of every token event (non-empty `choices`), in order
 
   int dataset_prompt_tokens = -1;  // what the dataset said

@@ -38,6 +38,19 @@ struct ScheduleLag {
   double p50_ms = 0, p99_ms = 0, max_ms = 0;
 };
 
+// Whose limit held a stage back (metrics/client_use.hpp): the client's own CPU, or the
+// --max-concurrency slots its requests waited for; none = neither.
+enum class ClientLimit { none, cpu, concurrency_limit };
+
+// The client's use of itself during a stage (metrics/client_use.hpp).
+struct ClientUse {
+  int threads = 0;                          // worker threads
+  double events_per_s = 0;                  // token events / stage duration
+  double cpu_s = 0;                         // workers + dispatcher, on-CPU seconds
+  double busiest_thread_busy = 0;           // max over workers: (on-CPU + runnable) / duration
+  std::optional<double> ceiling_fraction;   // events_per_s / (ceiling events per CPU-s x threads)
+};
+
 struct ErrorCategory {
   int count = 0;
   std::string sample;                 // message of the first failed request (dataset order)
@@ -111,7 +124,10 @@ struct StageSummary {
   // servebench additions (docs/results-format.md §2, object `servebench`)
   std::optional<MetricStats> ttft_from_intended, e2el_from_intended;  // open loop only
   std::optional<ScheduleLag> schedule_lag;                            // open loop only
-  bool client_saturated = false;            // schedule lag p99 above the threshold
+  bool client_saturated = false;            // the client's CPU held it back (client_limit == cpu)
+  ClientLimit client_limit = ClientLimit::none;
+  std::optional<ScheduleLag> dispatch_lag;  // open loop: sent − max(intended, slot freed): the client's own part
+  std::optional<ClientUse> client_use;      // nullopt: not measured (summaries built outside a run)
   double in_flight_mean = 0;                // Σ (done − sent) over sent requests / duration
   int in_flight_max = 0;                    // sweep line over [sent, done) of sent requests
   std::map<std::string, ErrorCategory> errors;  // outcome name -> details, count > 0 only

@@ -4,6 +4,7 @@
 #include <set>
 #include <string_view>
 
+#include "metrics/client_use.hpp"
 #include "metrics/output_check.hpp"
 #include "metrics/prompt_cache.hpp"
 #include "metrics/peaks.hpp"
@@ -18,7 +19,7 @@ namespace {
 struct Samples {
   std::vector<double> ttft, tpot, itl, e2el, queue, e2el_with_queue;
   std::vector<double> ttft_intended, e2el_intended;
-  std::vector<double> lag_ms;
+  std::vector<double> lag_ms, dispatch_lag_ms;
   std::vector<double> in_req, in_got, out_req, out_got;
   std::vector<Interval> ok_spans, all_spans;
 };
@@ -117,7 +118,10 @@ Samples fold_records(const std::vector<RequestRecord>& records, const SummarizeP
     if (!r.was_sent) continue;
     ++s.sent;
     x.all_spans.push_back({r.sent_ns, std::max(r.done_ns, r.sent_ns)});
-    if (p.load.open_loop()) x.lag_ms.push_back(ns_to_ms(r.queue_ns()));
+    if (p.load.open_loop()) {
+      x.lag_ms.push_back(ns_to_ms(r.queue_ns()));
+      x.dispatch_lag_ms.push_back(ns_to_ms(dispatch_lag_ns(r)));
+    }
     // A record marked ok without a token event cannot have a TTFT; count it as vLLM would.
     if (!r.ok() || r.token_ns.empty()) {
       ++s.failed;
@@ -171,18 +175,27 @@ void fill_throughputs(StageSummary& s) {
   if (s.request_goodput) s.request_goodput = *s.request_goodput / s.duration_s;
 }
 
+ScheduleLag lag_of(std::vector<double>& ms) {
+  std::sort(ms.begin(), ms.end());
+  ScheduleLag lag;
+  lag.p50_ms = np_percentile_sorted(ms, 50);
+  lag.p99_ms = np_percentile_sorted(ms, 99);
+  lag.max_ms = ms.empty() ? 0 : ms.back();
+  return lag;
+}
+
 void fill_open_loop(Samples& x, const SummarizeParams& p, std::span<const double> ps,
                     StageSummary& s) {
   if (!p.load.open_loop()) return;
   s.ttft_from_intended = metric_stats_ms(x.ttft_intended, ps);
   s.e2el_from_intended = metric_stats_ms(x.e2el_intended, ps);
-  std::sort(x.lag_ms.begin(), x.lag_ms.end());
-  ScheduleLag lag;
-  lag.p50_ms = np_percentile_sorted(x.lag_ms, 50);
-  lag.p99_ms = np_percentile_sorted(x.lag_ms, 99);
-  lag.max_ms = x.lag_ms.empty() ? 0 : x.lag_ms.back();
-  s.schedule_lag = lag;
-  s.client_saturated = lag.p99_ms > p.saturation_lag_ms;
+  s.schedule_lag = lag_of(x.lag_ms);
+  s.dispatch_lag = lag_of(x.dispatch_lag_ms);
+  // The client's own lag is what saturation means; lag from waiting for a --max-concurrency slot is
+  // the limit's, named apart (vLLM hid it).
+  s.client_saturated = s.dispatch_lag->p99_ms > p.saturation_lag_ms;
+  if (s.client_saturated) s.client_limit = ClientLimit::cpu;
+  else if (s.schedule_lag->p99_ms > p.saturation_lag_ms) s.client_limit = ClientLimit::concurrency_limit;
 }
 
 }  // namespace

@@ -34,6 +34,10 @@ struct RunConfig {
   StaircaseParams load;                     // --concurrency / --request-rate lists, limit, burstiness, ramp-up
   int num_warmups = 0;
   bool preflight_request = true;
+  // The client's ceiling on this machine (pipeline/selftest.hpp), measured or cached by the caller
+  // before the run (cli: unless --no-selftest); each stage's client use is compared with it.
+  bool selftest = true;
+  std::optional<ClientCeiling> client_ceiling;
   // Steady state (docs/run.md "Steady-state stages"): each stage issues for stage_seconds (and, when
   // prompts_bound_stages, at most num_prompts requests: whichever ends first), then drains; without
   // the prompt bound the dataset's prompts are reused cyclically. The whole staircase runs `repeats` times.

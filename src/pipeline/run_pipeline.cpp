@@ -20,6 +20,7 @@
 #include "core/error.hpp"
 #include "exec/runner.hpp"
 #include "load/schedule.hpp"
+#include "metrics/client_use.hpp"
 #include "metrics/summarize.hpp"
 #include "report/console_summary.hpp"
 #include "report/load_search.hpp"
@@ -192,6 +193,7 @@ StageSummary summarize_stage(const RunConfig& cfg, const Prepared& p, const Stag
   if (out.issue_end_ns >= 0 || (cfg.stage_seconds && !cfg.prompts_bound_stages))
     sp.num_prompts = static_cast<int>(out.records.size());
   StageSummary s = summarize(out.records, sp);
+  apply_client_use(s, client_use(out.records, out.client_times, cfg.client_ceiling));
   add_steady_state(cfg, out, s);
   return s;
 }

@@ -49,9 +49,19 @@ std::string warning_body(const analyze::Warning& w) {
       return "run was aborted: later stages are missing";
     case WarningKind::note:
       return w.note;
-    case WarningKind::client_saturated:
-      return fmt::format("client could not keep the schedule (lag p99 {:.1f} ms): latencies are understated",
-                         w.lag_p99_ms);
+    case WarningKind::client_saturated: {
+      if (!w.client_busy && !w.ceiling_fraction)  // documents without client_use
+        return fmt::format("client could not keep the schedule (lag p99 {:.1f} ms): latencies are understated",
+                           w.lag_p99_ms);
+      std::string use;
+      if (w.client_busy) use = fmt::format("busiest thread {:.0f}% busy", 100 * *w.client_busy);
+      if (w.ceiling_fraction) use += fmt::format("{}{:.0f}% of its ceiling", use.empty() ? "" : ", ", 100 * *w.ceiling_fraction);
+      return fmt::format("limited by the client CPU ({}; lag p99 {:.1f} ms): the numbers may measure the client, "
+                         "not the server", use, w.lag_p99_ms);
+    }
+    case WarningKind::client_concurrency_limit:
+      return fmt::format("limited by the client concurrency limit: requests waited for a --max-concurrency slot "
+                         "(lag p99 {:.1f} ms), the offered rate was not sent", w.lag_p99_ms);
     case WarningKind::failures: {
       std::string cats;
       for (const auto& [cat, n] : w.failed_by_category)

@@ -1,4 +1,5 @@
 #include "report/console_summary.hpp"
+#include "report/selftest_text.hpp"
 
 #include <cmath>
 #include <iterator>
@@ -140,9 +141,10 @@ std::string format_console_extras(const StageSummary& s) {
   if (s.ttft_breakdown) out += ttft_breakdown_line(*s.ttft_breakdown) + '\n';
   if (s.prompt_cache)
     for (const std::string& line : prompt_cache_lines(*s.prompt_cache, "")) out += line + '\n';
-  if (s.client_saturated)
+  if (s.client_saturated && s.client_limit != ClientLimit::cpu)  // a summary that names no cause
     out += "WARNING: the client could not keep the request schedule (schedule lag p99 above the "
            "threshold); latencies from the intended send time are the honest ones for this stage.\n";
+  out += format_client_use(s);
   if (s.sent != s.num_prompts)
     fmt::format_to(std::back_inserter(out), "Sent {} of {} planned requests (the rest were cancelled unsent)\n",
                    s.sent, s.num_prompts);

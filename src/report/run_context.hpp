@@ -8,6 +8,7 @@
 
 #include "core/clock.hpp"
 #include "load/staircase.hpp"
+#include "metrics/client_use.hpp"
 
 namespace sb::report {
 
@@ -35,7 +36,8 @@ struct RunContext {
   std::vector<std::pair<std::string, std::string>> metadata;  // --metadata K=V, in order
   std::string config_json;                // resolved config as a JSON object text, secrets redacted
   ClockAnchor clock_anchor;
-  int client_threads = 0;
+  int client_threads = 0;                 // worker threads the run used (the default resolved)
+  std::optional<ClientCeiling> client_ceiling;  // servebench selftest's numbers; nullopt: --no-selftest
   // Machine the client ran on (sweep document `environment`); fill_environment() sets them.
   std::string hostname, os;
   int cpu_count = 0;

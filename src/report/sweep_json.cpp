@@ -11,6 +11,7 @@
 #include "core/error.hpp"
 #include "report/load_search.hpp"
 #include "report/atomic_file.hpp"
+#include "report/client_use_json.hpp"
 #include "report/py_json.hpp"
 #include "report/vllm_result.hpp"
 
@@ -88,6 +89,11 @@ ordered_json servebench_block(const RunContext& ctx, const StageSummary& s) {
                                                        {"max", s.schedule_lag->max_ms}}
                                         : ordered_json(nullptr);
   j["client_saturated"] = s.client_saturated;
+  j["client_limit"] = s.client_limit == ClientLimit::none ? ordered_json(nullptr) : ordered_json(to_string(s.client_limit));
+  j["dispatch_lag_ms"] = s.dispatch_lag ? ordered_json{{"p50", s.dispatch_lag->p50_ms}, {"p99", s.dispatch_lag->p99_ms},
+                                                       {"max", s.dispatch_lag->max_ms}}
+                                        : ordered_json(nullptr);
+  j["client_use"] = s.client_use ? client_use_json(*s.client_use) : ordered_json(nullptr);
   j["ttft_from_intended_ms"] = optional_stats(s.ttft_from_intended);
   j["e2el_from_intended_ms"] = optional_stats(s.e2el_from_intended);
   j["client_queue_ms"] = stats_json(s.client_queue_time);
@@ -128,6 +134,7 @@ ordered_json environment_json(const RunContext& ctx) {
   j["os"] = ctx.os;
   j["cpu_count"] = ctx.cpu_count;
   j["client_threads"] = ctx.client_threads;
+  j["client_ceiling"] = ctx.client_ceiling ? ceiling_json(*ctx.client_ceiling) : ordered_json(nullptr);
   j["clock_anchor"] = ordered_json{{"steady_ns", ctx.clock_anchor.steady_ns}, {"unix_ns", ctx.clock_anchor.unix_ns}};
   return j;
 }

@@ -67,6 +67,11 @@ Stage stage_from_summary(const StageSummary& s, LoadMode mode) {
       st.stats(Metric::e2el_including_client_queue) = convert(s.e2el_including_client_queue, percentiles);
   }
   st.client_saturated = s.client_saturated;
+  st.client_limit = s.client_limit;
+  if (s.client_use) {
+    st.client_busy = s.client_use->busiest_thread_busy;
+    st.client_ceiling_fraction = s.client_use->ceiling_fraction;
+  }
   if (s.schedule_lag) st.schedule_lag_p99_ms = finite_or_zero(s.schedule_lag->p99_ms);
   for (const auto& [name, e] : s.errors)
     if (e.count > 0) st.errors[name] = e.count;

@@ -45,6 +45,8 @@ struct Stage {
   std::optional<double> request_goodput;
   std::array<std::optional<MetricStats>, kAllMetrics.size()> latency;  // kAllMetrics order
   bool client_saturated = false;
+  ClientLimit client_limit = ClientLimit::none;            // whose limit held the stage back (servebench.client_limit)
+  std::optional<double> client_busy, client_ceiling_fraction;  // servebench.client_use
   int repeat = 0;                      // --repeats: the staircase pass it ran in (servebench.repeat)
   std::optional<double> schedule_lag_p99_ms;
   std::optional<double> input_len_mean, output_len_mean;  // delivered tokens per request

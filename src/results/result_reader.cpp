@@ -47,10 +47,26 @@ void read_workload_keys(const json& sb, Stage& s) {
   if (auto it = sb.find("prompt_selection"); it != sb.end() && it->is_string()) s.prompt_selection = it->get<std::string>();
 }
 
+// servebench.client_limit and client_use (documents before them have neither: a saturated stage
+// then reads as limited by the client's CPU, which is what client_saturated meant).
+void read_client_keys(const json& sb, Stage& s) {
+  const auto limit = sb.find("client_limit");
+  const std::string name = limit != sb.end() && limit->is_string() ? limit->get<std::string>() : "";
+  s.client_limit = name == "cpu" ? ClientLimit::cpu
+                   : name == "concurrency_limit" ? ClientLimit::concurrency_limit
+                   : s.client_saturated ? ClientLimit::cpu
+                                        : ClientLimit::none;
+  if (auto it = sb.find("client_use"); it != sb.end() && it->is_object()) {
+    if (it->contains("busiest_thread_busy")) s.client_busy = number_or(*it, "busiest_thread_busy", 0);
+    if (auto f = it->find("ceiling_fraction"); f != it->end() && f->is_number()) s.client_ceiling_fraction = f->get<double>();
+  }
+}
+
 void read_servebench_block(const json& sb, Stage& s) {
   s.load_value = number_or(sb, "load_value", s.load_value);
   s.stage_index = static_cast<int>(number_or(sb, "stage_index", s.stage_index));
   s.client_saturated = sb.value("client_saturated", false);
+  read_client_keys(sb, s);
   s.repeat = static_cast<int>(number_or(sb, "repeat", 0));
   if (auto it = sb.find("schedule_lag_ms"); it != sb.end() && it->is_object())
     s.schedule_lag_p99_ms = number_or(*it, "p99", 0);

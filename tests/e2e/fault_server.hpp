@@ -50,7 +50,10 @@ enum class Fault {
   error_null,            // "error": null in every normal chunk
   usage_floats,          // usage counts written as 7.0
   empty_data,            // empty `data:` events between the tokens
+  stall_once,            // the kStallOnceAt-th completion request waits 1 s before its normal reply
 };
+
+inline constexpr int kStallOnceAt = 50;  // Fault::stall_once: the 50th completion request received
 
 inline std::string fault_chunk(std::string_view data, std::string_view ext = "") {
   char size[32];
@@ -260,6 +263,10 @@ class FaultServer {
         }
         return After::keep;
       case Fault::slow_first_byte: pause_ms(1500); send_all(fd, normal); return After::keep;
+      case Fault::stall_once:
+        if (received_.load() == kStallOnceAt) pause_ms(1000);
+        send_all(fd, normal);
+        return After::keep;
       case Fault::short_stalls: {
         send_all(fd, kFaultSseHead);
         for (const auto& e : fault_events()) {

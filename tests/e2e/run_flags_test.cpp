@@ -93,6 +93,7 @@ std::string run_on_tty(const std::vector<std::string>& args, const fs::path& dir
     const int out = ::open((dir / "tty.out").c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
     ::dup2(out, STDOUT_FILENO);  // only stderr stays on the terminal
     ::unsetenv("OPENAI_API_KEY");
+    ::setenv("SB_SELFTEST_CACHE", pinned_selftest_cache().c_str(), 1);  // no probe before the run
     std::vector<std::string> all = {SB_BINARY, "run"};
     all.insert(all.end(), args.begin(), args.end());
     std::vector<char*> argv;

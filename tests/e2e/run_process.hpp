@@ -42,10 +42,29 @@ struct TempDir {
   ~TempDir() { fs::remove_all(path); }
 };
 
+// The client ceiling every child uses unless a test sets SB_SELFTEST_CACHE itself: a pinned cache
+// file (cli/ceiling_probe.hpp) with known numbers, so that no run spends time on the probe before
+// its load and a stage's ceiling_fraction is events/s / 1e6 per thread.
+inline constexpr double kPinnedEventsPerCpuS = 1e6;
+
+inline const std::string& pinned_selftest_cache() {
+  static const std::string path = [] {
+    const fs::path p = fs::temp_directory_path() / ("sb_e2e_selftest_" + std::to_string(::getpid()) + ".json");
+    std::ofstream(p) << R"({"kind": "servebench.selftest_cache", "entries": [{"key": {"threads": 0}, "ceiling": {)"
+                        R"("threads": 1, "events_per_cpu_s": 1000000, "events_per_s": 900000, "requests_per_s": 14000,)"
+                        R"( "timestamp_overhead_ns": 20, "timer_overshoot_p99_us": 60, "dispatch_lag_p99_ms": 0.1,)"
+                        R"( "dispatch_rate": 2000, "measured_unix_s": 1700000000}}]})";
+    return p.string();
+  }();
+  return path;
+}
+
 // fork + exec SB_BINARY with `args`, in `dir`, stdout/stderr to files there; OPENAI_API_KEY is
-// removed from the environment unless `env` sets it.
+// removed from the environment unless `env` sets it; SB_SELFTEST_CACHE is the pinned cache above
+// unless `env` sets it.
 inline pid_t spawn(const std::vector<std::string>& args, const fs::path& dir, const std::string& tag,
                    const std::map<std::string, std::string>& env = {}) {
+  const std::string& cache = pinned_selftest_cache();  // written before the fork
   const pid_t pid = ::fork();
   if (pid != 0) return pid;
   if (::chdir(dir.c_str()) != 0) ::_exit(126);
@@ -54,6 +73,7 @@ inline pid_t spawn(const std::vector<std::string>& args, const fs::path& dir, co
   ::dup2(out, STDOUT_FILENO);
   ::dup2(err, STDERR_FILENO);
   ::unsetenv("OPENAI_API_KEY");
+  ::setenv("SB_SELFTEST_CACHE", cache.c_str(), 1);
   for (const auto& [k, v] : env) ::setenv(k.c_str(), v.c_str(), 1);
   std::vector<std::string> all = {SB_BINARY};
   all.insert(all.end(), args.begin(), args.end());

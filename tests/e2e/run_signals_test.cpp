@@ -115,6 +115,7 @@ TEST(RunSignalsE2e, ClosedStdoutKeepsTheRunAndItsFiles) {
     const int err = ::open("run.err", O_WRONLY | O_CREAT | O_TRUNC, 0644);
     ::dup2(err, STDERR_FILENO);
     ::unsetenv("OPENAI_API_KEY");
+    ::setenv("SB_SELFTEST_CACHE", pinned_selftest_cache().c_str(), 1);  // no probe before the run
     const std::string port = sim.port_text();
     std::vector<std::string> all = {SB_BINARY, "run", "--port", port, "--num-prompts", "30",
                                     "--random-input-len", "4", "--random-output-len", "4", "--concurrency", "1", "2",

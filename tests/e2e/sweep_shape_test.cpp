@@ -20,11 +20,12 @@ namespace {
 
 using OrderedJson = nlohmann::ordered_json;
 
-// Values that differ between two runs of the same plan: wall-clock dates, the machine, the
-// simulator's port, and file names derived from them.
+// Values that differ between two runs of the same plan: wall-clock dates, the machine (its cores
+// are the default client threads), the simulator's port, and file names derived from them.
 bool varies_by_run(const std::string& path) {
   static const std::regex volatile_path(
-      R"(^/created$|/date$|/base_url$|^/environment/(hostname|os|cpu_count|clock_anchor/.*)$|/requests_file$|/source$)");
+      R"(^/created$|/date$|/base_url$|^/environment/(hostname|os|cpu_count|client_threads|clock_anchor/.*)$|)"
+      R"(/client_use/threads$|/requests_file$|/source$)");
   return std::regex_search(path, volatile_path);
 }
 

@@ -41,6 +41,9 @@ std::vector<StageSummary> two_stages() {
   open.load.request_rate = 4;
   open.schedule_lag = ScheduleLag{0.5, 12.25, 40};
   open.client_saturated = true;
+  open.client_limit = ClientLimit::cpu;
+  open.dispatch_lag = ScheduleLag{0.25, 11.5, 30};
+  open.client_use = ClientUse{2, 250000, 0.5, 0.875, 0.125};
   open.ttft_from_intended = testdata::sample_metric(90);
   open.e2el_from_intended = testdata::sample_metric(1700);
   return {open, testdata::sample_stage()};
@@ -91,6 +94,7 @@ TEST_F(SweepJson, StageCarriesAllMetricsAndServebenchBlock) {
   EXPECT_EQ(sweep_keys_of(sb),
             (std::vector<std::string>{"stage_index", "load_value", "open_loop", "start_unix_s", "end_unix_s", "sent",
                                       "aborted", "errors", "token_count_source", "schedule_lag_ms", "client_saturated",
+                                      "client_limit", "dispatch_lag_ms", "client_use",
                                       "ttft_from_intended_ms", "e2el_from_intended_ms", "client_queue_ms", "in_flight",
                                       "input_len", "output_len", "output_check", "latency_samples",
                                       "prompt_selection"}));  // no server timings: no server-side keys
@@ -126,7 +130,11 @@ TEST_F(SweepJson, OutputCheckAndPromptSelectionPerStageAndRun) {
 }
 
 TEST_F(SweepJson, GoldenText) {
-  const RunContext ctx = testdata::sample_context();
+  RunContext ctx = testdata::sample_context();
+  ctx.client_ceiling = ClientCeiling{.threads = 2, .events_per_cpu_s = 2000000, .events_per_s = 1500000,
+                                     .requests_per_s = 24000, .timestamp_overhead_ns = 21.5,
+                                     .timer_overshoot_p99_us = 50.25, .dispatch_lag_p99_ms = 0.125,
+                                     .dispatch_rate = 2000, .measured_unix_s = 1764470000, .source = CeilingSource::cache};
   const ordered_json j = sweep_json(ctx, two_stages(), {1'764'470'100, true, std::nullopt});
   const std::string text = py_json_dump(j, {.indent = 2, .nan_as_null = true}) + "\n";
   EXPECT_EQ(text, testdata::golden("sweep.golden", text));
