@@ -9,6 +9,8 @@
 #include <utility>
 #include <vector>
 
+#include "metrics/telemetry_stage.hpp"
+
 namespace sb {
 
 // Statistics of one metric, in milliseconds, numpy semantics (vLLM's benchmarks use np.mean/np.median/np.std/np.percentile; docs/results-format.md).
@@ -119,6 +121,8 @@ struct StageSummary {
   int repeat = 0;                           // --repeats: which pass of the staircase (0-based)
   OutputCheck output_check;
   std::string prompt_selection;             // "disjoint" | "unique_prefix" | "reused" ("" = not recorded)
+  std::optional<ServerStageMetrics> server;  // --scrape-metrics (src/telemetry/)
+  std::optional<GpuStageTelemetry> gpu;      // --gpu-telemetry (src/telemetry/)
 };
 
 }  // namespace sb

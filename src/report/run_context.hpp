@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "core/clock.hpp"
+#include "core/host_clocks.hpp"
 #include "load/staircase.hpp"
 
 namespace sb::report {
@@ -30,6 +31,7 @@ struct RunContext {
   std::vector<std::pair<std::string, std::string>> metadata;  // --metadata K=V, in order
   std::string config_json;                // resolved config as a JSON object text, secrets redacted
   ClockAnchor clock_anchor;
+  HostClocks clocks_at_start;             // every host clock, read with clock_anchor (profiler alignment)
   int client_threads = 0;
   // Machine the client ran on (sweep document `environment`); fill_environment() sets them.
   std::string hostname, os;

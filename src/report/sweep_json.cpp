@@ -11,6 +11,7 @@
 #include "report/load_search.hpp"
 #include "report/atomic_file.hpp"
 #include "report/py_json.hpp"
+#include "report/telemetry_json.hpp"
 #include "report/vllm_result.hpp"
 
 namespace sb::report {
@@ -104,6 +105,8 @@ ordered_json servebench_block(const RunContext& ctx, const StageSummary& s) {
   j["latency_samples"] = ordered_json{{"ttft", s.ttft.count}, {"tpot", s.tpot.count}, {"itl", s.itl.count},
                                       {"e2el", s.e2el.count}};
   j["prompt_selection"] = s.prompt_selection.empty() ? ordered_json(nullptr) : ordered_json(s.prompt_selection);
+  if (s.server) j["server_metrics"] = server_metrics_json(*s.server);  // --scrape-metrics only
+  if (s.gpu) j["gpu_telemetry"] = gpu_telemetry_json(*s.gpu);          // --gpu-telemetry only
   return j;
 }
 
@@ -125,6 +128,11 @@ ordered_json environment_json(const RunContext& ctx) {
   j["cpu_count"] = ctx.cpu_count;
   j["client_threads"] = ctx.client_threads;
   j["clock_anchor"] = ordered_json{{"steady_ns", ctx.clock_anchor.steady_ns}, {"unix_ns", ctx.clock_anchor.unix_ns}};
+  const HostClocks& c = ctx.clocks_at_start;
+  if (c.realtime_ns != 0)  // a context a run filled (report/compare build theirs without)
+    j["clocks_at_start"] = ordered_json{{"steady_ns", c.steady_ns}, {"realtime_ns", c.realtime_ns},
+                                        {"monotonic_ns", c.monotonic_ns}, {"monotonic_raw_ns", c.monotonic_raw_ns},
+                                        {"boottime_ns", c.boottime_ns}};
   return j;
 }
 

@@ -77,6 +77,8 @@ Stage stage_from_summary(const StageSummary& s, LoadMode mode) {
   st.output_check = s.output_check;
   if (s.ttft_from_intended) st.ttft_from_intended_p99_ms = finite_or_zero(s.ttft_from_intended->percentile_ms(99));
   st.prompt_selection = s.prompt_selection;
+  st.server = s.server;
+  st.gpu = s.gpu;
   return st;
 }
 

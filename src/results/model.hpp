@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/host_clocks.hpp"
 #include "load/staircase.hpp"
 #include "metrics/stage_summary.hpp"
 
@@ -53,6 +54,8 @@ struct Stage {
   std::optional<OutputCheck> output_check;                 // requested vs delivered output (sweep documents)
   std::optional<double> ttft_from_intended_p99_ms;         // open-loop stages of sweep documents
   std::string prompt_selection;                            // "disjoint" | "unique_prefix" | "reused" | ""
+  std::optional<ServerStageMetrics> server;                // --scrape-metrics (sweep documents)
+  std::optional<GpuStageTelemetry> gpu;                    // --gpu-telemetry (sweep documents)
 
   const std::optional<MetricStats>& stats(Metric m) const noexcept { return latency[static_cast<std::size_t>(m)]; }
   std::optional<MetricStats>& stats(Metric m) noexcept { return latency[static_cast<std::size_t>(m)]; }
@@ -80,6 +83,7 @@ struct Run {
   std::vector<Request> requests;       // empty when no per-request data was found
   std::vector<std::string> notes;      // what was missing while reading (e.g. JSONL not found)
   std::optional<int> knee_stage_index; // the document's own analysis.knee.stage_index, if any
+  std::optional<HostClocks> clocks_at_start;  // environment.clocks_at_start (sweeps of this version)
 
   // Stage index (into `stages`) for a load value, or -1.
   int find_stage(double load_value) const;

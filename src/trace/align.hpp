@@ -10,6 +10,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/host_clocks.hpp"
 #include "results/model.hpp"
 #include "trace/categories.hpp"
 #include "trace/kernel_event.hpp"
@@ -28,6 +29,7 @@ struct SweepStages {
   std::string load_mode;  // "concurrency" | "request_rate"
   std::vector<StageWindow> stages;
   std::optional<std::size_t> knee;  // index into stages, when the document's analysis names one
+  std::optional<HostClocks> clocks_at_start;  // the run's host clocks (sweeps of this version)
 };
 
 // The stage windows of a run of the results model (start_unix_s and end_unix_s required), in the
@@ -38,14 +40,30 @@ SweepStages sweep_stages(const results::Run& run);
 // sweep_stages of results::parse_sweep_windows(json_text, source): a sweep document's windows.
 SweepStages parse_sweep_stages(std::string_view json_text, std::string_view source);
 
-// How the user pinned the trace clock (flags --trace-offset-ns / --trace-start-unix), if at all.
+// How the user pinned the trace clock (flags --trace-offset-ns / --trace-start-unix), if at all, and
+// the run's recorded host clocks.
 struct ClockOverride {
   std::optional<std::int64_t> offset_ns;  // Unix ns = trace ns + offset
   std::optional<double> start_unix_s;     // the first event's start, on wall-clock time
+  std::optional<HostClocks> run_clocks;   // SweepStages::clocks_at_start
 };
 
-// The user's override first, else the trace's own offset (sidecar or torch). nullopt: cannot align.
+// Where the offset came from (the kernels report says so).
+enum class OffsetSource { flag, trace, run_clocks };
+
+struct UnixOffset {
+  std::int64_t ns = 0;
+  OffsetSource source = OffsetSource::flag;
+};
+
+// The user's override first, else the trace's own offset (sidecar or torch), else the run's host
+// clocks for a trace stamped with one of them (CLOCK_BOOTTIME: rocprof, rocprofv3): exact when the
+// trace was recorded on the host that ran the load. nullopt: cannot align.
+std::optional<UnixOffset> resolve_offset(const KernelTrace& trace, const ClockOverride& clock);
 std::optional<std::int64_t> resolve_unix_offset(const KernelTrace& trace, const ClockOverride& clock);
+
+// Unix ns − `clock_domain` ns from the host clocks; nullopt for a domain the host clocks do not cover.
+std::optional<std::int64_t> host_clock_offset(std::string_view clock_domain, const HostClocks& clocks);
 
 // What grouping the per-stage rows use (the --by flag).
 enum class GroupBy { name, base, category };
