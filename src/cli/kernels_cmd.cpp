@@ -57,7 +57,7 @@ LoadPoint whole_trace_point(const std::vector<CategoryTotal>& cats) {
 // Stages the trace covers become load points; the knee keeps pointing at the same stage.
 void add_alignment(const KernelsFlags& f, const KernelTrace& t, report::KernelReport& r) {
   const auto sweep = parse_sweep_stages(read_trace_file(f.results_path), f.results_path);
-  const auto resolved = resolve_offset(t, {f.trace_offset_ns, f.trace_start_unix_s, sweep.clocks_at_start});
+  const auto resolved = resolve_offset(t, {f.trace_offset_ns, f.trace_start_unix_s}, sweep.clocks_at_start);
   if (!resolved) throw UserError(no_offset_message(t, f.trace_path));
   const std::optional<std::int64_t> offset = resolved->ns;
   r.alignment = align_to_stages(t, sweep.stages, *offset, group_by(f.by));

@@ -158,7 +158,8 @@ std::optional<std::int64_t> host_clock_offset(std::string_view clock_domain, con
   return std::nullopt;
 }
 
-std::optional<UnixOffset> resolve_offset(const KernelTrace& trace, const ClockOverride& clock) {
+std::optional<UnixOffset> resolve_offset(const KernelTrace& trace, const ClockOverride& clock,
+                                         const std::optional<HostClocks>& run_clocks) {
   if (clock.offset_ns) return UnixOffset{*clock.offset_ns, OffsetSource::flag};
   if (clock.start_unix_s) {
     if (trace.events.empty()) return std::nullopt;
@@ -167,15 +168,15 @@ std::optional<UnixOffset> resolve_offset(const KernelTrace& trace, const ClockOv
     return UnixOffset{unix_s_to_ns(*clock.start_unix_s) - first, OffsetSource::flag};
   }
   if (trace.unix_offset_ns) return UnixOffset{*trace.unix_offset_ns, OffsetSource::trace};
-  if (clock.run_clocks) {
-    if (const auto off = host_clock_offset(trace.clock_domain, *clock.run_clocks))
+  if (run_clocks) {
+    if (const auto off = host_clock_offset(trace.clock_domain, *run_clocks))
       return UnixOffset{*off, OffsetSource::run_clocks};
   }
   return std::nullopt;
 }
 
 std::optional<std::int64_t> resolve_unix_offset(const KernelTrace& trace, const ClockOverride& clock) {
-  const std::optional<UnixOffset> off = resolve_offset(trace, clock);
+  const std::optional<UnixOffset> off = resolve_offset(trace, clock, std::nullopt);
   if (!off) return std::nullopt;
   return off->ns;
 }

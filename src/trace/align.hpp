@@ -40,12 +40,10 @@ SweepStages sweep_stages(const results::Run& run);
 // sweep_stages of results::parse_sweep_windows(json_text, source): a sweep document's windows.
 SweepStages parse_sweep_stages(std::string_view json_text, std::string_view source);
 
-// How the user pinned the trace clock (flags --trace-offset-ns / --trace-start-unix), if at all, and
-// the run's recorded host clocks.
+// How the user pinned the trace clock (flags --trace-offset-ns / --trace-start-unix), if at all.
 struct ClockOverride {
   std::optional<std::int64_t> offset_ns;  // Unix ns = trace ns + offset
   std::optional<double> start_unix_s;     // the first event's start, on wall-clock time
-  std::optional<HostClocks> run_clocks;   // SweepStages::clocks_at_start
 };
 
 // Where the offset came from (the kernels report says so).
@@ -59,7 +57,9 @@ struct UnixOffset {
 // The user's override first, else the trace's own offset (sidecar or torch), else the run's host
 // clocks for a trace stamped with one of them (CLOCK_BOOTTIME: rocprof, rocprofv3): exact when the
 // trace was recorded on the host that ran the load. nullopt: cannot align.
-std::optional<UnixOffset> resolve_offset(const KernelTrace& trace, const ClockOverride& clock);
+// `run_clocks`: SweepStages::clocks_at_start.
+std::optional<UnixOffset> resolve_offset(const KernelTrace& trace, const ClockOverride& clock,
+                                         const std::optional<HostClocks>& run_clocks);
 std::optional<std::int64_t> resolve_unix_offset(const KernelTrace& trace, const ClockOverride& clock);
 
 // Unix ns − `clock_domain` ns from the host clocks; nullopt for a domain the host clocks do not cover.

@@ -93,7 +93,7 @@ std::map<std::string, std::string> fake_tool_path(const char* folder) {
 // One stage of ~1.2 s (40 tokens 30 ms apart): two or more samples at 500 ms.
 std::vector<std::string> gpu_run_args(const Sim& sim, const char* tool) {
   return {"--port", sim.port_text(), "--num-prompts", "2", "--random-input-len", "8", "--random-output-len", "40",
-          "--concurrency", "2", "--gpu-telemetry", tool, "--output-json", "sweep.json"};
+          "--concurrency", "2", "--gpu-telemetry", tool, "--output-json", "sweep.json", "--no-preflight-request"};
 }
 
 nlohmann::json gpu_block(const fs::path& dir) {

@@ -34,7 +34,7 @@ TEST(HostClockAlign, SweepCarriesTheRunsClocks) {
 TEST(HostClockAlign, BoottimeTracePlacedWithoutFlags) {
   const SweepStages s = parse_sweep_stages(kSweepWithClocks, "sweep.json");
   const KernelTrace t = boottime_trace();
-  const auto off = resolve_offset(t, {std::nullopt, std::nullopt, s.clocks_at_start});
+  const auto off = resolve_offset(t, {}, s.clocks_at_start);
   ASSERT_TRUE(off.has_value());
   EXPECT_EQ(off->source, OffsetSource::run_clocks);
   EXPECT_EQ(off->ns, 1'764'470'000'000'000'000 - 900);
@@ -47,19 +47,19 @@ TEST(HostClockAlign, BoottimeTracePlacedWithoutFlags) {
 TEST(HostClockAlign, FlagsAndTraceOffsetComeFirstNsysNeedsFlags) {
   const SweepStages s = parse_sweep_stages(kSweepWithClocks, "sweep.json");
   KernelTrace t = boottime_trace();
-  const auto flag = resolve_offset(t, {std::int64_t{7}, std::nullopt, s.clocks_at_start});
+  const auto flag = resolve_offset(t, {std::int64_t{7}, std::nullopt}, s.clocks_at_start);
   ASSERT_TRUE(flag.has_value());
   EXPECT_EQ(flag->source, OffsetSource::flag);
   EXPECT_EQ(flag->ns, 7);
   t.unix_offset_ns = 42;  // a sim sidecar
-  const auto own = resolve_offset(t, {std::nullopt, std::nullopt, s.clocks_at_start});
+  const auto own = resolve_offset(t, {}, s.clocks_at_start);
   EXPECT_EQ(own->source, OffsetSource::trace);
   EXPECT_EQ(own->ns, 42);
   KernelTrace nsys = boottime_trace();
   nsys.clock_domain = std::string(kClockNsysSession);
-  EXPECT_FALSE(resolve_offset(nsys, {std::nullopt, std::nullopt, s.clocks_at_start}).has_value());
+  EXPECT_FALSE(resolve_offset(nsys, {}, s.clocks_at_start).has_value());
   // An older sweep (no clocks): as before, no offset.
-  EXPECT_FALSE(resolve_offset(boottime_trace(), {}).has_value());
+  EXPECT_FALSE(resolve_offset(boottime_trace(), {}, std::nullopt).has_value());
 }
 
 }  // namespace
