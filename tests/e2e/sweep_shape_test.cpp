@@ -24,7 +24,7 @@ using OrderedJson = nlohmann::ordered_json;
 // simulator's port, and file names derived from them.
 bool varies_by_run(const std::string& path) {
   static const std::regex volatile_path(
-      R"(^/created$|/date$|/base_url$|^/environment/(hostname|os|cpu_count|clock_anchor/.*)$|/requests_file$|/source$)");
+      R"(^/created$|/date$|/base_url$|^/environment/(hostname|os|cpu_count|clock_anchor/.*|clocks_at_start/.*)$|/requests_file$|/source$)");
   return std::regex_search(path, volatile_path);
 }
 
