@@ -79,6 +79,13 @@ std::optional<double> first_field(const json& obj, std::initializer_list<const c
   return std::nullopt;
 }
 
+// A GPU index as the tools print it: a small whole number (fuzzing found 4e21 cast to int).
+std::optional<int> gpu_index(std::optional<double> v) {
+  constexpr double kMaxIndex = 1 << 16;
+  if (!v || !(*v >= 0 && *v < kMaxIndex) || *v != static_cast<double>(static_cast<int>(*v))) return std::nullopt;
+  return static_cast<int>(*v);
+}
+
 void derive_memory_pct(GpuReading& r) {
   if (!r.memory_used_pct && r.memory_used_mib && r.memory_total_mib && *r.memory_total_mib > 0)
     r.memory_used_pct = 100.0 * *r.memory_used_mib / *r.memory_total_mib;
@@ -86,7 +93,8 @@ void derive_memory_pct(GpuReading& r) {
 
 GpuReading amd_smi_gpu(const json& g, int position) {
   GpuReading r;
-  r.index = g.contains("gpu") && g["gpu"].is_number_integer() ? g["gpu"].get<int>() : position;
+  const std::optional<int> own = g.contains("gpu") && g["gpu"].is_number() ? gpu_index(g["gpu"].get<double>()) : std::nullopt;
+  r.index = own.value_or(position);
   r.utilization_pct = field(g, {"usage", "gfx_activity"});
   r.power_w = field(g, {"power", "socket_power"});
   if (!r.power_w) r.power_w = field(g, {"power", "average_socket_power"});
@@ -142,9 +150,9 @@ std::vector<GpuReading> parse_nvidia_smi(std::string_view text) {
     if (f.size() != kFields)
       bad_output("nvidia-smi", fmt::format("line {}: {} fields, expected {}", line_no, f.size(), kFields));
     GpuReading r;
-    const std::optional<double> index = leading_number(f[0]);
+    const std::optional<int> index = gpu_index(leading_number(f[0]));
     if (!index) bad_output("nvidia-smi", fmt::format("line {}: GPU index '{}' is not a number", line_no, f[0]));
-    r.index = static_cast<int>(*index);
+    r.index = *index;
     r.name = std::string(f[1]);
     r.utilization_pct = leading_number(f[2]);
     r.memory_used_mib = leading_number(f[3]);
@@ -165,9 +173,9 @@ std::vector<GpuReading> parse_rocm_smi(std::string_view text) {
   for (const auto& [key, card] : j.items()) {
     if (key.rfind("card", 0) != 0 || !card.is_object()) continue;  // "system" and the like
     GpuReading r;
-    const std::optional<double> index = leading_number(std::string_view(key).substr(4));
+    const std::optional<int> index = gpu_index(leading_number(std::string_view(key).substr(4)));
     if (!index) continue;
-    r.index = static_cast<int>(*index);
+    r.index = *index;
     r.utilization_pct = first_field(card, {"GPU use (%)"});
     r.power_w = first_field(card, {"Average Graphics Package Power (W)", "Current Socket Graphics Package Power (W)"});
     const std::optional<double> used_b = first_field(card, {"VRAM Total Used Memory (B)"});

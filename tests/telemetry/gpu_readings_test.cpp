@@ -46,6 +46,10 @@ TEST(GpuReadings, NvidiaSmiBadLinesNameTheLine) {
     EXPECT_STREQ(e.what(), "nvidia-smi output: line 2: 3 fields, expected 8");
   }
   EXPECT_THROW(parse_nvidia_smi("x, H200, 3, 1024, 143771, 118.5, 1980, 3201\n"), UserError);
+  // Not a GPU index (fuzzing: 4e21 must not be cast to int).
+  EXPECT_THROW(parse_nvidia_smi("4e21, H200, 3, 1024, 143771, 118.5, 1980, 3201\n"), UserError);
+  EXPECT_THROW(parse_nvidia_smi("-1, H200, 3, 1024, 143771, 118.5, 1980, 3201\n"), UserError);
+  EXPECT_THROW(parse_nvidia_smi("0.5, H200, 3, 1024, 143771, 118.5, 1980, 3201\n"), UserError);
   EXPECT_TRUE(parse_nvidia_smi("\n").empty());
 }
 
@@ -63,6 +67,7 @@ TEST(GpuReadings, RocmSmiJsonAfterWarnings) {
   EXPECT_EQ(r[1].memory_used_pct, 92.0);
   EXPECT_THROW(parse_rocm_smi("no json here"), UserError);
   EXPECT_THROW(parse_rocm_smi("{\"system\": {}}"), UserError);
+  EXPECT_THROW(parse_rocm_smi("{\"card99999999999\": {\"GPU use (%)\": \"1\"}}"), UserError);  // no card left
 }
 
 TEST(GpuReadings, AmdSmiBothShapes) {
