@@ -1,5 +1,8 @@
 #include "telemetry/command_output.hpp"
 
+#include <pthread.h>
+#include <signal.h>
+
 #include <chrono>
 #include <gtest/gtest.h>
 
@@ -21,6 +24,18 @@ TEST(CommandOutput, KillsAHungTool) {
   EXPECT_EQ(r.exit_code, 128 + 9);
   EXPECT_EQ(r.out, "partial\n");
   EXPECT_LT(took_s, 3);
+}
+
+// The run blocks SIGTERM in all its threads; the tool must not inherit that (nor ignored SIGPIPE).
+TEST(CommandOutput, ToolStartsWithSignalsUnblocked) {
+  sigset_t block, old;
+  sigemptyset(&block);
+  sigaddset(&block, SIGTERM);
+  ASSERT_EQ(pthread_sigmask(SIG_BLOCK, &block, &old), 0);
+  const CommandOutput r = run_command({"sh", "-c", "kill -TERM $$; sleep 5; echo survived"}, 10);
+  pthread_sigmask(SIG_SETMASK, &old, nullptr);
+  EXPECT_EQ(r.exit_code, 128 + SIGTERM);
+  EXPECT_EQ(r.out, "");
 }
 
 TEST(CommandOutput, MissingProgram) {
