@@ -28,10 +28,18 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const std::string_view text(reinterpret_cast<const char*>(data + 1), size - 1);
   try {
     switch (data[0] % 4) {
-      case 0: (void)sb::telemetry::parse_nvidia_smi(text); break;
-      case 1: (void)sb::telemetry::parse_rocm_smi(text); break;
-      case 2: (void)sb::telemetry::parse_amd_smi(text); break;
-      default: check_window(sb::parse_prom_text(text, "fuzz")); break;
+      case 0:
+        (void)sb::telemetry::parse_nvidia_smi(text);
+        break;
+      case 1:
+        (void)sb::telemetry::parse_rocm_smi(text);
+        break;
+      case 2:
+        (void)sb::telemetry::parse_amd_smi(text);
+        break;
+      default:
+        check_window(sb::parse_prom_text(text, "fuzz"));
+        break;
     }
   } catch (const sb::UserError&) {
   }

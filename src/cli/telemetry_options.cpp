@@ -35,12 +35,18 @@ void read_scrape_metrics(const OptionReader& r, RunConfig& c) {
 void read_gpu_telemetry(const OptionReader& r, RunConfig& c) {
   const std::string tool = r.text("gpu-telemetry").value_or("off");
   using telemetry::GpuTool;
-  if (tool == "off") c.gpu_telemetry = GpuTool::off;
-  else if (tool == "auto") c.gpu_telemetry = GpuTool::automatic;
-  else if (tool == "nvidia-smi") c.gpu_telemetry = GpuTool::nvidia_smi;
-  else if (tool == "rocm-smi") c.gpu_telemetry = GpuTool::rocm_smi;
-  else if (tool == "amd-smi") c.gpu_telemetry = GpuTool::amd_smi;
-  else r.error("gpu-telemetry", fmt::format("'{}' is not one of auto, nvidia-smi, rocm-smi, amd-smi, off", tool));
+  if (tool == "off")
+    c.gpu_telemetry = GpuTool::off;
+  else if (tool == "auto")
+    c.gpu_telemetry = GpuTool::automatic;
+  else if (tool == "nvidia-smi")
+    c.gpu_telemetry = GpuTool::nvidia_smi;
+  else if (tool == "rocm-smi")
+    c.gpu_telemetry = GpuTool::rocm_smi;
+  else if (tool == "amd-smi")
+    c.gpu_telemetry = GpuTool::amd_smi;
+  else
+    r.error("gpu-telemetry", fmt::format("'{}' is not one of auto, nvidia-smi, rocm-smi, amd-smi, off", tool));
 }
 
 }  // namespace

@@ -28,13 +28,13 @@ struct HistogramWindow {
 enum class QueueSide { agree, server_queued, client_queued };
 
 struct ServerStageMetrics {
-  std::string dialect;          // whose names matched: vllm | vllm_v0 | sglang | tgi | llamacpp | unknown
-  int scrapes = 0;              // successful scrapes inside the stage (the two boundary ones included)
+  std::string dialect;  // whose names matched: vllm | vllm_v0 | sglang | tgi | llamacpp | unknown
+  int scrapes = 0;      // successful scrapes inside the stage (the two boundary ones included)
   int failed_scrapes = 0;
   std::optional<GaugeStats> running, waiting;
-  std::optional<GaugeStats> kv_cache_usage;  // fraction 0..1
-  std::optional<double> waiting_share;       // share of the stage's samples with waiting > 0
-  std::optional<double> preemptions;         // counter delta
+  std::optional<GaugeStats> kv_cache_usage;     // fraction 0..1
+  std::optional<double> waiting_share;          // share of the stage's samples with waiting > 0
+  std::optional<double> preemptions;            // counter delta
   std::optional<double> prefix_cache_hit_rate;  // Δhits / Δqueries, else the engine's own gauge (mean)
   std::optional<double> requests_finished, prompt_tokens, generation_tokens;  // counter deltas
   std::optional<HistogramWindow> queue_time, ttft, prefill_time;

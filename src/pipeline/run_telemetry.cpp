@@ -24,17 +24,22 @@ void check_gpu_tool(const RunConfig& cfg) {
 RunTelemetry::RunTelemetry(const RunConfig& cfg, const HeaderList& headers, const RunIo& io) {
   if (cfg.gpu_telemetry != telemetry::GpuTool::off) {
     const std::optional<telemetry::GpuTool> tool = telemetry::resolve_gpu_tool(cfg.gpu_telemetry);
-    if (!tool) throw UserError(report::format_gpu_tool_missing(telemetry::gpu_tool_name(cfg.gpu_telemetry)),
-                               ExitCode::config_error);  // removed from PATH since check_gpu_tool
-    if (*tool == telemetry::GpuTool::off) warn(io, report::format_gpu_tool_none_found());
-    else gpu_ = std::make_unique<telemetry::GpuSampler>(*tool, kGpuPeriodS);
+    if (!tool)
+      throw UserError(report::format_gpu_tool_missing(telemetry::gpu_tool_name(cfg.gpu_telemetry)),
+                      ExitCode::config_error);  // removed from PATH since check_gpu_tool
+    if (*tool == telemetry::GpuTool::off)
+      warn(io, report::format_gpu_tool_none_found());
+    else
+      gpu_ = std::make_unique<telemetry::GpuSampler>(*tool, kGpuPeriodS);
   }
   if (gpu_) {
     // The seeds' "check nothing else is using the GPU" before trusting run-to-run differences.
     const std::optional<telemetry::GpuSnapshot> before = gpu_->sample_now();
     const std::string_view tool = telemetry::gpu_tool_name(gpu_->tool());
-    if (before) warn(io, report::format_gpu_idle_problems(tool, telemetry::gpu_idle_problems(*before)));
-    else warn(io, report::format_gpu_sample_failed(tool, gpu_->last_error()));
+    if (before)
+      warn(io, report::format_gpu_idle_problems(tool, telemetry::gpu_idle_problems(*before)));
+    else
+      warn(io, report::format_gpu_sample_failed(tool, gpu_->last_error()));
   }
   if (cfg.scrape_metrics) {
     telemetry::ScrapeTarget target = *cfg.scrape_metrics;

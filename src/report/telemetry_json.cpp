@@ -22,9 +22,12 @@ ordered_json number_or_null(const std::optional<double>& v) { return v ? ordered
 
 const char* to_string(QueueSide side) {
   switch (side) {
-    case QueueSide::server_queued: return "server_queued";
-    case QueueSide::client_queued: return "client_queued";
-    case QueueSide::agree: break;
+    case QueueSide::server_queued:
+      return "server_queued";
+    case QueueSide::client_queued:
+      return "client_queued";
+    case QueueSide::agree:
+      break;
   }
   return "agree";
 }

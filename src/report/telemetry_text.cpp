@@ -45,8 +45,10 @@ std::string server_line(const ServerStageMetrics& m) {
 std::string gpu_line(const GpuStageStats& g) {
   std::string parts;
   join(parts, gauge_text("util", g.utilization_pct, 1, "%"));
-  if (g.memory_used_mib) join(parts, fmt::format("mem {:.0f} MiB (max {:.0f})", g.memory_used_mib->mean, g.memory_used_mib->max));
-  else join(parts, gauge_text("mem", g.memory_used_pct, 1, "%"));
+  if (g.memory_used_mib)
+    join(parts, fmt::format("mem {:.0f} MiB (max {:.0f})", g.memory_used_mib->mean, g.memory_used_mib->max));
+  else
+    join(parts, gauge_text("mem", g.memory_used_pct, 1, "%"));
   join(parts, gauge_text("power", g.power_w, 1, " W"));
   if (g.sm_clock_mhz) join(parts, fmt::format("clock {:.0f} MHz", g.sm_clock_mhz->mean));
   return fmt::format("GPU {}{}: {}\n", g.index, g.name.empty() ? "" : " (" + g.name + ")", parts.empty() ? "-" : parts);
@@ -71,14 +73,16 @@ std::string format_gpu_idle_problems(std::string_view tool, const std::vector<Gp
   std::string out;
   for (const GpuIdleProblem& p : problems) {
     if (p.utilization_pct)
-      out += fmt::format("warning: GPU {} is {:.0f}% busy before any load was sent ({}): another process is using "
-                         "it, and run-to-run differences cannot be trusted\n",
-                         p.index, *p.utilization_pct, tool);
+      out += fmt::format(
+          "warning: GPU {} is {:.0f}% busy before any load was sent ({}): another process is using "
+          "it, and run-to-run differences cannot be trusted\n",
+          p.index, *p.utilization_pct, tool);
     if (p.memory_used_pct) {
       const std::string mib = p.memory_used_mib ? fmt::format("{:.0f} MiB, ", *p.memory_used_mib) : "";
-      out += fmt::format("warning: GPU {} already holds {}{:.0f}% of its memory before the load ({}): the server's "
-                         "own weights and KV cache, or another process's (check {} for its processes)\n",
-                         p.index, mib, *p.memory_used_pct, tool, tool);
+      out += fmt::format(
+          "warning: GPU {} already holds {}{:.0f}% of its memory before the load ({}): the server's "
+          "own weights and KV cache, or another process's (check {} for its processes)\n",
+          p.index, mib, *p.memory_used_pct, tool, tool);
     }
   }
   return out;

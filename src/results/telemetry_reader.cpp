@@ -17,7 +17,8 @@ std::optional<double> optional_number(const json& j, const char* key) {
 std::optional<GaugeStats> gauge_at(const json& j, const char* key) {
   const auto it = j.find(key);
   if (it == j.end() || !it->is_object()) return std::nullopt;
-  return GaugeStats{number_or(*it, "mean", 0), number_or(*it, "max", 0), static_cast<int>(number_or(*it, "samples", 0))};
+  return GaugeStats{number_or(*it, "mean", 0), number_or(*it, "max", 0),
+                    static_cast<int>(number_or(*it, "samples", 0))};
 }
 
 std::optional<HistogramWindow> histogram_at(const json& j, const char* key) {

@@ -9,7 +9,7 @@
 namespace sb::telemetry {
 
 struct CommandOutput {
-  int exit_code = -1;      // 128 + signal when killed; -1 when it could not start
+  int exit_code = -1;  // 128 + signal when killed; -1 when it could not start
   bool timed_out = false;
   std::string out;
 };

@@ -1,9 +1,9 @@
 #include "telemetry/gpu_readings.hpp"
 
+#include <fmt/format.h>
+
 #include <charconv>
 #include <cstdlib>
-
-#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "core/error.hpp"
@@ -93,7 +93,8 @@ void derive_memory_pct(GpuReading& r) {
 
 GpuReading amd_smi_gpu(const json& g, int position) {
   GpuReading r;
-  const std::optional<int> own = g.contains("gpu") && g["gpu"].is_number() ? gpu_index(g["gpu"].get<double>()) : std::nullopt;
+  const std::optional<int> own =
+      g.contains("gpu") && g["gpu"].is_number() ? gpu_index(g["gpu"].get<double>()) : std::nullopt;
   r.index = own.value_or(position);
   r.utilization_pct = field(g, {"usage", "gfx_activity"});
   r.power_w = field(g, {"power", "socket_power"});
@@ -115,7 +116,8 @@ std::vector<std::string> gpu_tool_command(GpuTool tool) {
               "--query-gpu=index,name,utilization.gpu,memory.used,memory.total,power.draw,clocks.sm,clocks.mem",
               "--format=csv,noheader,nounits"};
     case GpuTool::rocm_smi:
-      return {"rocm-smi", "--showuse", "--showmemuse", "--showpower", "--showclocks", "--showmeminfo", "vram", "--json"};
+      return {"rocm-smi",     "--showuse",     "--showmemuse", "--showpower",
+              "--showclocks", "--showmeminfo", "vram",         "--json"};
     case GpuTool::amd_smi:
       return {"amd-smi", "metric", "--json"};
     case GpuTool::off:
@@ -127,11 +129,15 @@ std::vector<std::string> gpu_tool_command(GpuTool tool) {
 
 std::string_view gpu_tool_name(GpuTool tool) {
   switch (tool) {
-    case GpuTool::nvidia_smi: return "nvidia-smi";
-    case GpuTool::rocm_smi: return "rocm-smi";
-    case GpuTool::amd_smi: return "amd-smi";
+    case GpuTool::nvidia_smi:
+      return "nvidia-smi";
+    case GpuTool::rocm_smi:
+      return "rocm-smi";
+    case GpuTool::amd_smi:
+      return "amd-smi";
     case GpuTool::off:
-    case GpuTool::automatic: break;
+    case GpuTool::automatic:
+      break;
   }
   return "";
 }
@@ -185,7 +191,8 @@ std::vector<GpuReading> parse_rocm_smi(std::string_view text) {
     r.memory_used_pct = first_field(card, {"GPU Memory Allocated (VRAM%)"});
     r.sm_clock_mhz = first_field(card, {"sclk clock speed:"});
     r.memory_clock_mhz = first_field(card, {"mclk clock speed:"});
-    r.name = card.contains("Card Series") && card["Card Series"].is_string() ? card["Card Series"].get<std::string>() : "";
+    r.name =
+        card.contains("Card Series") && card["Card Series"].is_string() ? card["Card Series"].get<std::string>() : "";
     derive_memory_pct(r);
     out.push_back(std::move(r));
   }
@@ -216,11 +223,15 @@ std::vector<GpuReading> parse_amd_smi(std::string_view text) {
 
 std::vector<GpuReading> parse_gpu_output(GpuTool tool, std::string_view text) {
   switch (tool) {
-    case GpuTool::nvidia_smi: return parse_nvidia_smi(text);
-    case GpuTool::rocm_smi: return parse_rocm_smi(text);
-    case GpuTool::amd_smi: return parse_amd_smi(text);
+    case GpuTool::nvidia_smi:
+      return parse_nvidia_smi(text);
+    case GpuTool::rocm_smi:
+      return parse_rocm_smi(text);
+    case GpuTool::amd_smi:
+      return parse_amd_smi(text);
     case GpuTool::off:
-    case GpuTool::automatic: break;
+    case GpuTool::automatic:
+      break;
   }
   return {};
 }

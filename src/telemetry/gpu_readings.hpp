@@ -14,8 +14,8 @@ enum class GpuTool { off, automatic, nvidia_smi, rocm_smi, amd_smi };
 struct GpuReading {
   int index = 0;
   std::string name;
-  std::optional<double> utilization_pct, memory_used_mib, memory_total_mib, memory_used_pct, power_w,
-      sm_clock_mhz, memory_clock_mhz;
+  std::optional<double> utilization_pct, memory_used_mib, memory_total_mib, memory_used_pct, power_w, sm_clock_mhz,
+      memory_clock_mhz;
 };
 
 // The arguments each tool is run with (argv[0] included); the parsers below read exactly that.

@@ -1,10 +1,10 @@
 #include "telemetry/gpu_sampler.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <chrono>
 #include <exception>
-
-#include <fmt/format.h>
 
 #include "telemetry/command_output.hpp"
 
@@ -61,8 +61,8 @@ std::optional<GpuSnapshot> GpuSampler::sample() {
 std::optional<GpuSnapshot> GpuSampler::sample_now() { return sample(); }
 
 void GpuSampler::poll(std::stop_token stop) {
-  const auto period = std::chrono::duration_cast<std::chrono::steady_clock::duration>(
-      std::chrono::duration<double>(period_s_));
+  const auto period =
+      std::chrono::duration_cast<std::chrono::steady_clock::duration>(std::chrono::duration<double>(period_s_));
   auto next = std::chrono::steady_clock::now();
   while (!stop.stop_requested()) {
     sample();

@@ -1,10 +1,10 @@
 #include "telemetry/metrics_scraper.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <chrono>
 #include <exception>
-
-#include <fmt/format.h>
 
 namespace sb::telemetry {
 

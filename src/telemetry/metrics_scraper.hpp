@@ -16,9 +16,9 @@
 namespace sb::telemetry {
 
 struct ScrapeTarget {
-  Endpoint endpoint;           // the metrics server (base_path + path is what is fetched)
+  Endpoint endpoint;  // the metrics server (base_path + path is what is fetched)
   std::string path = "/metrics";
-  HeaderList headers;          // the run's (Authorization included: a gateway may guard /metrics)
+  HeaderList headers;  // the run's (Authorization included: a gateway may guard /metrics)
   double period_s = 0.25;
   double timeout_s = 2.0;
 };

@@ -49,8 +49,10 @@ std::optional<PromHistogramData> merged_histogram(const PromScrape& s, std::stri
   if (!h) return std::nullopt;
   std::vector<std::pair<double, double>> merged;
   for (const auto& [bound, count] : h->buckets) {
-    if (!merged.empty() && merged.back().first == bound) merged.back().second += count;
-    else merged.emplace_back(bound, count);
+    if (!merged.empty() && merged.back().first == bound)
+      merged.back().second += count;
+    else
+      merged.emplace_back(bound, count);
   }
   h->buckets = std::move(merged);
   return h;

@@ -11,11 +11,11 @@
 namespace sb::telemetry {
 
 struct ServerSample {
-  Nanos at_ns = 0;               // steady clock, when the reply came
-  std::string_view dialect;      // server_metric_names(): "vllm", …; "unknown" when nothing matched
+  Nanos at_ns = 0;           // steady clock, when the reply came
+  std::string_view dialect;  // server_metric_names(): "vllm", …; "unknown" when nothing matched
   std::optional<double> running, waiting, kv_cache_usage, prefix_hit_rate;  // gauges
   std::optional<double> preemptions, prefix_hits, prefix_queries, finished, prompt_tokens,
-      generation_tokens;         // counters
+      generation_tokens;  // counters
   // Histograms: kept only for the stage-boundary scrapes (with_histograms), which take their deltas.
   std::optional<PromHistogramData> queue_time, ttft, prefill_time;
 };

@@ -119,8 +119,10 @@ ServerStageMetrics server_window(std::span<const ServerSample> samples, int fail
   m.generation_tokens = increase(first, last, &ServerSample::generation_tokens);
   const std::optional<double> hits = increase(first, last, &ServerSample::prefix_hits);
   const std::optional<double> queries = increase(first, last, &ServerSample::prefix_queries);
-  if (hits && queries && *queries > 0) m.prefix_cache_hit_rate = *hits / *queries;
-  else if (const auto g = gauge(inside, &ServerSample::prefix_hit_rate)) m.prefix_cache_hit_rate = g->mean;
+  if (hits && queries && *queries > 0)
+    m.prefix_cache_hit_rate = *hits / *queries;
+  else if (const auto g = gauge(inside, &ServerSample::prefix_hit_rate))
+    m.prefix_cache_hit_rate = g->mean;
   m.queue_time = histogram_increase(first, last, &ServerSample::queue_time);
   m.ttft = histogram_increase(first, last, &ServerSample::ttft);
   m.prefill_time = histogram_increase(first, last, &ServerSample::prefill_time);
@@ -131,8 +133,8 @@ QueueSide queue_side(const StageSummary& client, const ServerStageMetrics& serve
   if (!server.waiting_share) return QueueSide::agree;  // the server does not say
   const bool server_queued = *server.waiting_share >= kServerQueuedShare;
   const bool server_idle_queue = server.waiting && server.waiting->max <= 0;
-  const bool client_queued = client.load.open_loop() &&
-                             (client.client_saturated || client.client_queue_time.median_ms > kClientQueuedMs);
+  const bool client_queued =
+      client.load.open_loop() && (client.client_saturated || client.client_queue_time.median_ms > kClientQueuedMs);
   if (server_queued && !client_queued) return QueueSide::server_queued;
   if (client_queued && server_idle_queue) return QueueSide::client_queued;
   return QueueSide::agree;

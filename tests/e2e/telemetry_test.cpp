@@ -7,6 +7,7 @@
 // takes ~0.1 s. With --max-num-seqs 4, c=2 never queues on the server and c=8 always does; 32
 // prompts per stage keep each stage near 1 s (four to six periodic scrapes at 250 ms).
 #include <gtest/gtest.h>
+
 #include <nlohmann/json.hpp>
 
 #include "e2e/run_process.hpp"
@@ -26,10 +27,10 @@ TEST(TelemetryE2e, ScrapeMetricsMatchesTheSimulatorPerStage) {
            "--max-num-seqs", "4"},
           dir.path);
   ASSERT_NE(sim.port(), 0) << slurp(dir.path / "sim.err");
-  const RunResult r = run_servebench({"--port", sim.port_text(), "--num-prompts", "32", "--random-input-len", "128",
-                                      "--random-output-len", "128", "--concurrency", "2", "8", "--scrape-metrics",
-                                      "--output-json", "sweep.json", "--no-preflight-request"},
-                                     dir.path, {}, 60);
+  const RunResult r = run_servebench(
+      {"--port", sim.port_text(), "--num-prompts", "32", "--random-input-len", "128", "--random-output-len", "128",
+       "--concurrency", "2", "8", "--scrape-metrics", "--output-json", "sweep.json", "--no-preflight-request"},
+      dir.path, {}, 60);
   ASSERT_EQ(r.code, 0) << r.err;
   const nlohmann::json doc = nlohmann::json::parse(slurp(dir.path / "sweep.json"));
   ASSERT_EQ(doc["stages"].size(), 2u);
@@ -76,9 +77,10 @@ TEST(TelemetryE2e, ScrapeMetricsWithoutAMetricsPageWarnsAndRuns) {
   Sim sim({"--cost", "fixed", "--ttft-ms", "1", "--itl-ms", "1"}, dir.path);
   ASSERT_NE(sim.port(), 0) << slurp(dir.path / "sim.err");
   const std::string url = "http://127.0.0.1:" + sim.port_text() + "/no-metrics-here";
-  const RunResult r = run_servebench({"--port", sim.port_text(), "--num-prompts", "4", "--random-input-len", "8",
-                                      "--random-output-len", "4", "--scrape-metrics", url, "--output-json", "sweep.json"},
-                                     dir.path, {}, 30);
+  const RunResult r =
+      run_servebench({"--port", sim.port_text(), "--num-prompts", "4", "--random-input-len", "8", "--random-output-len",
+                      "4", "--scrape-metrics", url, "--output-json", "sweep.json"},
+                     dir.path, {}, 30);
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_NE(r.err.find("warning: --scrape-metrics: GET " + url + ": HTTP 404"), std::string::npos) << r.err;
   const nlohmann::json doc = nlohmann::json::parse(slurp(dir.path / "sweep.json"));
@@ -92,8 +94,21 @@ std::map<std::string, std::string> fake_tool_path(const char* folder) {
 
 // One stage of ~1.2 s (40 tokens 30 ms apart): two or more samples at 500 ms.
 std::vector<std::string> gpu_run_args(const Sim& sim, const char* tool) {
-  return {"--port", sim.port_text(), "--num-prompts", "2", "--random-input-len", "8", "--random-output-len", "40",
-          "--concurrency", "2", "--gpu-telemetry", tool, "--output-json", "sweep.json", "--no-preflight-request"};
+  return {"--port",
+          sim.port_text(),
+          "--num-prompts",
+          "2",
+          "--random-input-len",
+          "8",
+          "--random-output-len",
+          "40",
+          "--concurrency",
+          "2",
+          "--gpu-telemetry",
+          tool,
+          "--output-json",
+          "sweep.json",
+          "--no-preflight-request"};
 }
 
 nlohmann::json gpu_block(const fs::path& dir) {
@@ -159,7 +174,8 @@ TEST(TelemetryE2e, GpuTelemetryFromAmdSmiAndAMissingTool) {
   // Asked for a tool that is not there: a one-line error before anything is sent, exit 2.
   const RunResult missing = run_servebench(gpu_run_args(sim, "nvidia-smi"), dir.path, fake_tool_path("bin-amd"), 30);
   EXPECT_EQ(missing.code, 2) << missing.err;
-  EXPECT_NE(missing.err.find("--gpu-telemetry nvidia-smi: nvidia-smi is not on PATH"), std::string::npos) << missing.err;
+  EXPECT_NE(missing.err.find("--gpu-telemetry nvidia-smi: nvidia-smi is not on PATH"), std::string::npos)
+      << missing.err;
   const RunResult bad = run_servebench(gpu_run_args(sim, "nvtop"), dir.path, fake_tool_path("bin-amd"), 30);
   EXPECT_EQ(bad.code, 2);
   EXPECT_NE(bad.err.find("--gpu-telemetry: 'nvtop' is not one of auto, nvidia-smi, rocm-smi, amd-smi, off"),
@@ -178,17 +194,17 @@ TEST(TelemetryE2e, KernelsAlignsASameHostTraceWithoutAnOffset) {
   ASSERT_NE(sim.port(), 0) << slurp(dir.path / "sim.err");
   const auto port = static_cast<std::uint16_t>(sim.port());
   ASSERT_EQ(http_exchange(port, post_request("/start_profile", "")).status, 200);
-  const RunResult r = run_servebench({"--port", sim.port_text(), "--num-prompts", "16", "--random-input-len", "128",
-                                      "--random-output-len", "16", "--concurrency", "1", "4", "--output-json",
-                                      "sweep.json"},
-                                     dir.path, {}, 60);
+  const RunResult r =
+      run_servebench({"--port", sim.port_text(), "--num-prompts", "16", "--random-input-len", "128",
+                      "--random-output-len", "16", "--concurrency", "1", "4", "--output-json", "sweep.json"},
+                     dir.path, {}, 60);
   ASSERT_EQ(r.code, 0) << r.err;
   ASSERT_EQ(http_exchange(port, post_request("/stop_profile", "")).status, 200);
   const nlohmann::json sidecar = nlohmann::json::parse(slurp(dir.path / "kt.csv.servebench.json"));
   const std::int64_t sim_offset = sidecar["unix_minus_trace_ns"].get<std::int64_t>();
   fs::remove(dir.path / "kt.csv.servebench.json");
-  const RunResult k = run_subcommand({"kernels", "kt.csv", "--results", "sweep.json", "--format", "json"}, dir.path,
-                                     "kernels", {}, 30);
+  const RunResult k =
+      run_subcommand({"kernels", "kt.csv", "--results", "sweep.json", "--format", "json"}, dir.path, "kernels", {}, 30);
   ASSERT_EQ(k.code, 0) << k.err;
   EXPECT_NE(k.err.find("placed with the run's own clocks"), std::string::npos) << k.err;
   const nlohmann::json j = nlohmann::json::parse(k.out);

@@ -91,11 +91,13 @@ TEST(TelemetryReport, ConsoleLines) {
   EXPECT_EQ(text,
             "Server (vllm): running 3.5 (max 4.0), waiting 2.2 (max 4.0), KV cache 12.5% (max 25.0%), "
             "preemptions 2, prefix hits 50%, queue mean 12.5 ms, TTFT mean 30.0 ms\n"
-            "  note: " + queue_side_text(QueueSide::server_queued) + "\n"
-            "GPU 0 (NVIDIA H200): util 90.0% (max 99.0%), mem 70000 MiB (max 71000), power 600.0 W (max 650.0 W), "
-            "clock 1980 MHz\n"
-            "GPU 1 (NVIDIA H200): util 70.0% (max 80.0%), mem 70000 MiB (max 71000), power 600.0 W (max 650.0 W), "
-            "clock 1980 MHz\n");
+            "  note: " +
+                queue_side_text(QueueSide::server_queued) +
+                "\n"
+                "GPU 0 (NVIDIA H200): util 90.0% (max 99.0%), mem 70000 MiB (max 71000), power 600.0 W (max 650.0 W), "
+                "clock 1980 MHz\n"
+                "GPU 1 (NVIDIA H200): util 70.0% (max 80.0%), mem 70000 MiB (max 71000), power 600.0 W (max 650.0 W), "
+                "clock 1980 MHz\n");
   EXPECT_EQ(format_stage_telemetry(testdata::sample_stage()), "");
   EXPECT_EQ(queue_side_text(QueueSide::agree), "");
 }
@@ -107,7 +109,8 @@ TEST(TelemetryReport, StaircaseTableGainsTwoColumns) {
   const std::string table = format_staircase_table(LoadMode::concurrency, {with, without});
   const std::string header = table.substr(0, table.find('\n'));
   EXPECT_NE(header.find("failed  srv wait  GPU %"), std::string::npos) << table;
-  const std::string row1 = table.substr(table.find('\n') + 1, table.find('\n', table.find('\n') + 1) - table.find('\n') - 1);
+  const std::string row1 =
+      table.substr(table.find('\n') + 1, table.find('\n', table.find('\n') + 1) - table.find('\n') - 1);
   EXPECT_TRUE(row1.ends_with("      2.2     80")) << table;  // GPU %: mean over the two GPUs
   EXPECT_TRUE(table.substr(0, table.size() - 1).ends_with("-      -")) << table;
   const std::string plain = format_staircase_table(LoadMode::concurrency, {without});

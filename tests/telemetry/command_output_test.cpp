@@ -1,10 +1,10 @@
 #include "telemetry/command_output.hpp"
 
+#include <gtest/gtest.h>
 #include <pthread.h>
 #include <signal.h>
 
 #include <chrono>
-#include <gtest/gtest.h>
 
 namespace sb::telemetry {
 namespace {

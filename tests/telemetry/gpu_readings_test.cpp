@@ -1,7 +1,8 @@
 #include "telemetry/gpu_readings.hpp"
 
-#include <fstream>
 #include <gtest/gtest.h>
+
+#include <fstream>
 #include <sstream>
 
 #include "core/error.hpp"
@@ -18,7 +19,9 @@ std::string gpu_sample(const std::string& path) {
   return ss.str();
 }
 
-std::string own(const std::string& name) { return gpu_sample(sb::test_files::source_path("tests/data/telemetry/" + name)); }
+std::string own(const std::string& name) {
+  return gpu_sample(sb::test_files::source_path("tests/data/telemetry/" + name));
+}
 
 TEST(GpuReadings, NvidiaSmiQueryCsv) {
   const auto r = parse_nvidia_smi(own("nvidia-smi.csv"));
@@ -89,12 +92,13 @@ TEST(GpuReadings, AmdSmiBothShapes) {
 
 TEST(GpuReadings, SharedFixtures) {
   SB_REQUIRE_SHARED_FIXTURES();
-  const auto rocm = parse_rocm_smi(gpu_sample(sb::test_files::shared_fixture("gpu_telemetry/rocm-smi_showuse_showmemuse.json")));
+  const auto rocm =
+      parse_rocm_smi(gpu_sample(sb::test_files::shared_fixture("gpu_telemetry/rocm-smi_showuse_showmemuse.json")));
   ASSERT_EQ(rocm.size(), 2u);
   EXPECT_EQ(rocm[0].utilization_pct, 87.0);
   EXPECT_EQ(rocm[1].memory_used_pct, 92.0);
-  const auto legacy =
-      parse_rocm_smi(gpu_sample(sb::test_files::shared_fixture("gpu_telemetry/rocm-smi_legacy_showuse_showmemuse.json")));
+  const auto legacy = parse_rocm_smi(
+      gpu_sample(sb::test_files::shared_fixture("gpu_telemetry/rocm-smi_legacy_showuse_showmemuse.json")));
   ASSERT_EQ(legacy.size(), 2u);
   EXPECT_EQ(legacy[1].utilization_pct, 85.0);
   for (const char* f : {"gpu_telemetry/amd-smi_metric.json", "gpu_telemetry/amd-smi_metric_legacy_list.json"}) {

@@ -1,7 +1,8 @@
 #include "telemetry/server_sample.hpp"
 
-#include <fstream>
 #include <gtest/gtest.h>
+
+#include <fstream>
 #include <sstream>
 
 #include "support/test_paths.hpp"

@@ -1,7 +1,8 @@
 #include "telemetry/server_window.hpp"
 
-#include <cmath>
 #include <gtest/gtest.h>
+
+#include <cmath>
 
 namespace sb::telemetry {
 namespace {
@@ -56,8 +57,7 @@ ServerSample at(Nanos t, double running, double waiting, double finished) {
 }
 
 TEST(ServerWindow, GaugesBetweenBoundariesCountersAcrossThem) {
-  std::vector<ServerSample> s{at(0, 0, 0, 100), at(1, 4, 2, 101), at(2, 4, 0, 104), at(3, 2, 0, 108),
-                              at(4, 0, 0, 110)};
+  std::vector<ServerSample> s{at(0, 0, 0, 100), at(1, 4, 2, 101), at(2, 4, 0, 104), at(3, 2, 0, 108), at(4, 0, 0, 110)};
   s.front().queue_time = hist({{0.1, 1}, {INFINITY, 1}}, 0.05);
   s.back().queue_time = hist({{0.1, 5}, {INFINITY, 11}}, 2.05);
   s.front().prefix_hits = 10;
@@ -109,7 +109,7 @@ TEST(ServerWindow, QueueSide) {
   EXPECT_EQ(queue_side(client_stage(false, 500), server_with(0.0, 0)), QueueSide::agree);
   // Open loop held back in the client while the server had nothing waiting.
   EXPECT_EQ(queue_side(client_stage(true, 20), server_with(0.0, 0)), QueueSide::client_queued);
-  EXPECT_EQ(queue_side(client_stage(true, 20), server_with(0.5, 3)), QueueSide::agree);  // both queued
+  EXPECT_EQ(queue_side(client_stage(true, 20), server_with(0.5, 3)), QueueSide::agree);    // both queued
   EXPECT_EQ(queue_side(client_stage(true, 0.1), server_with(0.05, 1)), QueueSide::agree);  // below the share
   EXPECT_EQ(queue_side(client_stage(true, 0.1), ServerStageMetrics{}), QueueSide::agree);  // no waiting gauge
 }
