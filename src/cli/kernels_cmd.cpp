@@ -57,9 +57,14 @@ LoadPoint whole_trace_point(const std::vector<CategoryTotal>& cats) {
 // Stages the trace covers become load points; the knee keeps pointing at the same stage.
 void add_alignment(const KernelsFlags& f, const KernelTrace& t, report::KernelReport& r) {
   const auto sweep = parse_sweep_stages(read_trace_file(f.results_path), f.results_path);
-  const auto offset = resolve_unix_offset(t, {f.trace_offset_ns, f.trace_start_unix_s});
-  if (!offset) throw UserError(no_offset_message(t, f.trace_path));
+  const auto resolved = resolve_offset(t, {f.trace_offset_ns, f.trace_start_unix_s}, sweep.clocks_at_start);
+  if (!resolved) throw UserError(no_offset_message(t, f.trace_path));
+  const std::optional<std::int64_t> offset = resolved->ns;
   r.alignment = align_to_stages(t, sweep.stages, *offset, group_by(f.by));
+  if (resolved->source == trace::OffsetSource::run_clocks)
+    std::fprintf(stderr, "servebench kernels: trace clock %s placed with the run's own clocks (%s, "
+                 "environment.clocks_at_start): exact when the trace was recorded on that host; "
+                 "--trace-offset-ns overrides\n", t.clock_domain.c_str(), f.results_path.c_str());
   // Rules read "lowest load first"; a staircase may have been run in any order.
   std::vector<std::size_t> order(r.alignment->stages.size());
   for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;

@@ -7,6 +7,7 @@
 #include <limits>
 
 #include "cli/header_arg.hpp"
+#include "cli/telemetry_options.hpp"
 #include "core/error.hpp"
 
 namespace sb::cli {
@@ -280,6 +281,7 @@ RunConfig build_run_config(const OptionReader& r, const EnvLookup& env) {
   read_load(r, c);
   read_content(r, c);
   read_outputs(r, c);
+  read_telemetry(r, c);
   return c;
 }
 

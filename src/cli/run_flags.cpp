@@ -114,6 +114,13 @@ constexpr std::array kFlags{
     FlagSpec{"metadata", K::list, "KEY=VALUE added to the results (repeatable)"},
     FlagSpec{"label", K::value, "label of the run (results and file names)"},
     FlagSpec{"disable-tqdm", K::flag, "no live progress line"},
+    // Server metrics and GPU telemetry (src/telemetry/)
+    FlagSpec{"scrape-metrics", K::optional_value,
+             "poll the server's Prometheus metrics every 250 ms (default URL: base URL + /metrics) and report "
+             "queue, batch, KV cache and server-side latencies per stage", "scrape_metrics"},
+    FlagSpec{"gpu-telemetry", K::value,
+             "auto | nvidia-smi | rocm-smi | amd-smi | off: sample GPU utilisation, memory, power and clocks every "
+             "500 ms, per stage (default off)", "gpu_telemetry"},
     FlagSpec{"max-failure-ratio", K::value, "stop the sweep and exit 4 when failed/sent of a stage exceeds this ratio (default 0.5; 1 = never)",
              "max_failure_ratio"},
 };

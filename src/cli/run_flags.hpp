@@ -7,7 +7,8 @@
 
 namespace sb::cli {
 
-enum class FlagKind { value, list, flag };
+// optional_value: `--flag` alone or `--flag VALUE` (--scrape-metrics [URL]).
+enum class FlagKind { value, list, flag, optional_value };
 
 struct FlagSpec {
   std::string_view name;   // without "--"; the underscore spelling is accepted too

@@ -49,6 +49,8 @@ void define_options(CLI::App& app, CliCapture& cap) {
     } else {
       opt = app.add_option(cli_names(f.name), cap.values[name], std::string(f.help));
       if (f.kind == FlagKind::value) opt->expected(1)->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
+      else if (f.kind == FlagKind::optional_value)
+        opt->expected(0, 1)->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
       else opt->expected(1, -1)->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
     }
     cap.options[name] = opt;

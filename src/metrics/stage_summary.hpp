@@ -11,6 +11,7 @@
 
 #include "metrics/prompt_cache.hpp"
 #include "metrics/ttft_breakdown.hpp"
+#include "metrics/telemetry_stage.hpp"
 
 namespace sb {
 
@@ -140,6 +141,8 @@ struct StageSummary {
   std::string prompt_selection;             // "disjoint" | "unique_prefix" | "reused" ("" = not recorded)
   std::optional<TtftBreakdown> ttft_breakdown;  // server queue / prefill / rest; nullopt: server said nothing
   std::optional<PromptCacheShare> prompt_cache; // nullopt: no cached counts reported
+  std::optional<ServerStageMetrics> server;  // --scrape-metrics (src/telemetry/)
+  std::optional<GpuStageTelemetry> gpu;      // --gpu-telemetry (src/telemetry/)
 };
 
 }  // namespace sb

@@ -13,6 +13,8 @@
 #include "load/staircase.hpp"
 #include "protocol/request_builder.hpp"
 #include "target/engine.hpp"
+#include "telemetry/gpu_readings.hpp"
+#include "telemetry/metrics_scraper.hpp"
 
 namespace sb::pipeline {
 
@@ -65,6 +67,10 @@ struct RunConfig {
   // 1 never stops (nullopt neither, for library callers).
   std::optional<double> max_failure_ratio = 0.5;
   std::optional<std::string> config_path;   // the config file that was read, if any
+
+  // During the stages, off the hot path (src/telemetry/, docs/run.md "Server metrics and GPU telemetry")
+  std::optional<telemetry::ScrapeTarget> scrape_metrics;  // --scrape-metrics; the run adds its headers
+  telemetry::GpuTool gpu_telemetry = telemetry::GpuTool::off;  // --gpu-telemetry
 };
 
 // Every problem with the configuration, by field path ("dataset.num_prompts", "load.ramp.end_rps",

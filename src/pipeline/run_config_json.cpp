@@ -104,6 +104,12 @@ std::string redacted_config_json(const RunConfig& c, const std::string& model_id
   j["stage_seconds"] = optional_json(c.stage_seconds);
   j["repeats"] = c.repeats;
   j["insecure"] = c.client.endpoint.insecure;  // --insecure: TLS certificates were not verified
+  // Only when asked for, so documents of runs without them keep their keys.
+  if (c.scrape_metrics) j["scrape_metrics"] = c.scrape_metrics->endpoint.url(c.scrape_metrics->path);
+  if (c.gpu_telemetry != telemetry::GpuTool::off)
+    j["gpu_telemetry"] = c.gpu_telemetry == telemetry::GpuTool::automatic
+                             ? "auto"
+                             : std::string(telemetry::gpu_tool_name(c.gpu_telemetry));
   return j.dump();
 }
 

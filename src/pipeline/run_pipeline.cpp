@@ -13,6 +13,8 @@
 #include "pipeline/run_outputs.hpp"
 #include "pipeline/run_prepare.hpp"
 #include "pipeline/run_progress.hpp"
+#include "pipeline/run_telemetry.hpp"
+#include "report/telemetry_text.hpp"
 #include "pipeline/stage_bounds.hpp"
 #include "pipeline/steady_stage.hpp"
 #include "pipeline/stage_source.hpp"
@@ -221,10 +223,11 @@ struct StageEnv {
   const RunIo& io;
   std::size_t stage_count;  // for the progress line: the list's length or the search's budget
   int repeat = 0;           // --repeats: the pass of the staircase
+  RunTelemetry* telemetry = nullptr;  // --scrape-metrics / --gpu-telemetry; null when neither
 };
 
 StageRun run_one_stage(const StageEnv& env, const StagePlan& plan) {
-  const auto& [cfg, p, runner, outputs, io, stage_count, repeat] = env;
+  const auto& [cfg, p, runner, outputs, io, stage_count, repeat, telemetry] = env;
   const StageWork work =
       stage_input(cfg, p, plan, repeat, static_cast<std::size_t>(repeat) * stage_count + plan.index);
   const StageInput& in = work.in;
@@ -246,6 +249,7 @@ StageRun run_one_stage(const StageEnv& env, const StagePlan& plan) {
     recounted[r.index] = copy.output_tokens;
     outputs.append_record(plan.index, stage_request_id(in, r.index), copy);
   };
+  if (telemetry) telemetry->begin_stage();
   StageOutput out = runner.run_stage(in, on_record, [&](const Progress& pr) { progress.update(pr); });
   progress.clear();
   for (RequestRecord& r : out.records) {
@@ -259,9 +263,11 @@ StageRun run_one_stage(const StageEnv& env, const StagePlan& plan) {
   run.summary = summarize_stage(cfg, p, plan, out);
   run.summary.repeat = repeat;
   run.summary.prompt_selection = to_string(work.workload.selection);
+  if (telemetry) telemetry->end_stage(run.summary);
   outputs.stage_done(run.summary, out.records);
   print(io.out, format_failed_requests(out.records) + format_console_summary(run.summary, console_options(cfg)) +
-                   format_steady_summary(run.summary) + format_remedies(out.records));
+                   format_steady_summary(run.summary) + report::format_stage_telemetry(run.summary) +
+                   format_remedies(out.records));
   run.stop = out.aborted;
   return run;
 }
@@ -269,7 +275,7 @@ StageRun run_one_stage(const StageEnv& env, const StagePlan& plan) {
 // Runs the stages `source` gives until it is done, a stage fails too often (returns true) or the
 // run is stopped; each summary goes into result.stages (in load order for a searched run).
 bool run_stages(const StageEnv& env, StageSource& source, std::stop_token stop, RunResult& result) {
-  const auto& [cfg, p, runner, outputs, io, stage_count, repeat] = env;
+  const auto& [cfg, p, runner, outputs, io, stage_count, repeat, telemetry] = env;
   const std::size_t first = result.stages.size();  // this pass's stages (--repeats: earlier passes stay put)
   bool failures = false;
   while (!stop.stop_requested()) {
@@ -305,6 +311,7 @@ bool run_stages(const StageEnv& env, StageSource& source, std::stop_token stop, 
 RunResult run(const RunConfig& cfg, const RunIo& io, std::stop_token stop) {
   throw_if_problems(validate(cfg));
   throw_if_problems(check_output_paths(cfg));  // before any request (preflight's included) is sent
+  check_gpu_tool(cfg);
   if (cfg.client.endpoint.insecure)
     note(io, "warning: --insecure: TLS certificates are not verified (recorded as \"insecure\": true in the results)");
   std::optional<Prepared> prepared = prepare_until_stopped(cfg, io.err, stop);
@@ -326,12 +333,15 @@ RunResult run(const RunConfig& cfg, const RunIo& io, std::stop_token stop) {
   // Runs on the requesting thread (or here, when the stop came during preparation).
   std::stop_callback stop_runner(stop, [&runner] { runner.request_stop(); });
   if (!stop.stop_requested()) run_warmups(cfg, p, runner, io);
+  RunTelemetry telemetry(cfg, request_headers(cfg), io);  // after the warm-ups: they are no stage's
   bool failures = false;
   for (int repeat = 0; repeat < cfg.repeats && !failures && !stop.stop_requested(); ++repeat) {  // --repeats
     if (cfg.repeats > 1) note(io, format_repeat_header(repeat, cfg.repeats));
     // Stages come from the fixed list, or one at a time from the knee search (--concurrency auto).
     StageSource source(cfg.load, p.staircase, static_cast<int>(p.dataset.requests.size()), one_request_s);
-    failures = run_stages({cfg, p, runner, outputs, io, source.planned_count(), repeat}, source, stop, result);
+    failures = run_stages({cfg, p, runner, outputs, io, source.planned_count(), repeat,
+                           telemetry.active() ? &telemetry : nullptr},
+                          source, stop, result);
   }
   result.aborted = stop.stop_requested();
   result.analysis = outputs.finish(result.aborted);

@@ -110,6 +110,7 @@ RunContext make_context(const RunConfig& cfg, const PreflightResult& pf, const P
   ctx.metadata = cfg.metadata;
   ctx.config_json = redacted_config_json(cfg, ctx.model_id);
   ctx.clock_anchor = ClockAnchor::now();
+  ctx.clocks_at_start = HostClocks::now();
   ctx.client_threads = resolved_threads(cfg.client);
   ctx.client_ceiling = cfg.client_ceiling;
   fill_environment(ctx);

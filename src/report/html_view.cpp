@@ -18,6 +18,25 @@ namespace {
 
 using results::Metric;
 
+std::optional<double> server_gauge_mean(const results::Stage& s, std::optional<GaugeStats> ServerStageMetrics::*field) {
+  if (!s.server || !((*s.server).*field)) return std::nullopt;
+  return ((*s.server).*field)->mean;
+}
+
+// Mean over the stage's GPUs of each GPU's mean utilisation: one line however many GPUs.
+std::optional<double> gpu_utilization_mean(const results::Stage& s) {
+  if (!s.gpu) return std::nullopt;
+  double total = 0;
+  int n = 0;
+  for (const GpuStageStats& g : s.gpu->gpus) {
+    if (!g.utilization_pct) continue;
+    total += g.utilization_pct->mean;
+    ++n;
+  }
+  if (n == 0) return std::nullopt;
+  return total / n;
+}
+
 // The series the chart script draws (html_report.hpp), by the key it knows them by.
 struct ChartSeries {
   const char* key;
@@ -34,6 +53,10 @@ constexpr ChartSeries kChartSeries[] = {
     {"tpot_p50", [](const results::Stage& s) { return s.percentile(Metric::tpot, 50); }},
     {"itl_p99", [](const results::Stage& s) { return s.percentile(Metric::itl, 99); }},
     {"ttft_intended_p99", [](const results::Stage& s) { return s.ttft_from_intended_p99_ms; }},
+    // --scrape-metrics and --gpu-telemetry (charted only when some run has them: server_charts)
+    {"server_running_mean", [](const results::Stage& s) { return server_gauge_mean(s, &ServerStageMetrics::running); }},
+    {"server_waiting_mean", [](const results::Stage& s) { return server_gauge_mean(s, &ServerStageMetrics::waiting); }},
+    {"gpu_utilization_mean", gpu_utilization_mean},
 };
 
 // `servebench demo` (or a user's `--metadata sim_time_scale=K`) records that the simulator ran K times
@@ -205,6 +228,23 @@ Table compare_pivot(const analyze::Comparison& c) {
   return t;
 }
 
+bool any_stage(const std::vector<results::Run>& runs, bool (*has)(const results::Stage&)) {
+  for (const auto& r : runs)
+    for (const auto& s : r.stages)
+      if (has(s)) return true;
+  return false;
+}
+
+// The server's own view and the GPUs' (--scrape-metrics, --gpu-telemetry), for runs that have them.
+void add_telemetry_charts(const std::vector<results::Run>& runs, std::vector<ChartSpec>& charts) {
+  if (any_stage(runs, [](const results::Stage& s) { return s.server.has_value(); }))
+    charts.push_back({"server", "Server batch and queue", "requests (server /metrics, mean)", "",
+                      {{"server_running_mean", "running"}, {"server_waiting_mean", "waiting"}}});
+  if (any_stage(runs, [](const results::Stage& s) { return s.gpu.has_value(); }))
+    charts.push_back({"gpu", "GPU utilisation", "utilisation (%, mean over GPUs)", "%",
+                      {{"gpu_utilization_mean", "GPU"}}});
+}
+
 }  // namespace
 
 // The charts, in page order, over the keys above. A new series: a row in kChartSeries, its key here.
@@ -225,6 +265,7 @@ Document html_document(const std::vector<results::Run>& runs, const std::vector<
   d.x_label = by_rate ? "request rate (req/s)" : "concurrency";
   d.x_short = by_rate ? "rate " : "c=";
   d.charts = chart_specs();
+  add_telemetry_charts(runs, d.charts);
   // Open loop: TTFT from the intended send time (client queueing included) beside vLLM's.
   if (by_rate)
     for (ChartSpec& c : d.charts)

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "core/clock.hpp"
+#include "core/host_clocks.hpp"
 #include "load/staircase.hpp"
 #include "metrics/client_use.hpp"
 
@@ -36,6 +37,7 @@ struct RunContext {
   std::vector<std::pair<std::string, std::string>> metadata;  // --metadata K=V, in order
   std::string config_json;                // resolved config as a JSON object text, secrets redacted
   ClockAnchor clock_anchor;
+  HostClocks clocks_at_start;             // every host clock, read with clock_anchor (profiler alignment)
   int client_threads = 0;                 // worker threads the run used (the default resolved)
   std::optional<ClientCeiling> client_ceiling;  // servebench selftest's numbers; nullopt: --no-selftest
   // Machine the client ran on (sweep document `environment`); fill_environment() sets them.

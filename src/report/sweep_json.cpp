@@ -13,6 +13,7 @@
 #include "report/atomic_file.hpp"
 #include "report/client_use_json.hpp"
 #include "report/py_json.hpp"
+#include "report/telemetry_json.hpp"
 #include "report/vllm_result.hpp"
 
 namespace sb::report {
@@ -114,6 +115,8 @@ ordered_json servebench_block(const RunContext& ctx, const StageSummary& s) {
   // Only when the server reported them (most engines do not).
   if (s.ttft_breakdown) j["ttft_breakdown_ms"] = ttft_breakdown_json(*s.ttft_breakdown);
   if (s.prompt_cache) j["prompt_cache"] = prompt_cache_json(*s.prompt_cache);
+  if (s.server) j["server_metrics"] = server_metrics_json(*s.server);  // --scrape-metrics only
+  if (s.gpu) j["gpu_telemetry"] = gpu_telemetry_json(*s.gpu);          // --gpu-telemetry only
   return j;
 }
 
@@ -136,6 +139,11 @@ ordered_json environment_json(const RunContext& ctx) {
   j["client_threads"] = ctx.client_threads;
   j["client_ceiling"] = ctx.client_ceiling ? ceiling_json(*ctx.client_ceiling) : ordered_json(nullptr);
   j["clock_anchor"] = ordered_json{{"steady_ns", ctx.clock_anchor.steady_ns}, {"unix_ns", ctx.clock_anchor.unix_ns}};
+  const HostClocks& c = ctx.clocks_at_start;
+  if (c.realtime_ns != 0)  // a context a run filled (report/compare build theirs without)
+    j["clocks_at_start"] = ordered_json{{"steady_ns", c.steady_ns}, {"realtime_ns", c.realtime_ns},
+                                        {"monotonic_ns", c.monotonic_ns}, {"monotonic_raw_ns", c.monotonic_raw_ns},
+                                        {"boottime_ns", c.boottime_ns}};
   return j;
 }
 

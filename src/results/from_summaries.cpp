@@ -84,6 +84,8 @@ Stage stage_from_summary(const StageSummary& s, LoadMode mode) {
   st.prompt_selection = s.prompt_selection;
   st.ttft_breakdown = s.ttft_breakdown;
   st.prompt_cache = s.prompt_cache;
+  st.server = s.server;
+  st.gpu = s.gpu;
   return st;
 }
 

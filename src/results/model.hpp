@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/host_clocks.hpp"
 #include "load/staircase.hpp"
 #include "metrics/stage_summary.hpp"
 
@@ -57,6 +58,8 @@ struct Stage {
   std::string prompt_selection;                            // "disjoint" | "unique_prefix" | "reused" | ""
   std::optional<TtftBreakdown> ttft_breakdown;             // server queue / prefill / rest (sweep documents)
   std::optional<PromptCacheShare> prompt_cache;            // cached prompt-token share (sweep documents)
+  std::optional<ServerStageMetrics> server;                // --scrape-metrics (sweep documents)
+  std::optional<GpuStageTelemetry> gpu;                    // --gpu-telemetry (sweep documents)
 
   const std::optional<MetricStats>& stats(Metric m) const noexcept { return latency[static_cast<std::size_t>(m)]; }
   std::optional<MetricStats>& stats(Metric m) noexcept { return latency[static_cast<std::size_t>(m)]; }
@@ -84,6 +87,7 @@ struct Run {
   std::vector<Request> requests;       // empty when no per-request data was found
   std::vector<std::string> notes;      // what was missing while reading (e.g. JSONL not found)
   std::optional<int> knee_stage_index; // the document's own analysis.knee.stage_index, if any
+  std::optional<HostClocks> clocks_at_start;  // environment.clocks_at_start (sweeps of this version)
 
   // Stage index (into `stages`) for a load value, or -1.
   int find_stage(double load_value) const;

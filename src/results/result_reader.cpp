@@ -11,6 +11,7 @@
 #include "core/error.hpp"
 #include "results/json_fields.hpp"
 #include "results/server_side_keys.hpp"
+#include "results/telemetry_reader.hpp"
 
 namespace sb::results {
 namespace {
@@ -45,6 +46,7 @@ void read_workload_keys(const json& sb, Stage& s) {
   if (auto it = sb.find("ttft_from_intended_ms"); it != sb.end() && it->is_object() && it->contains("p99"))
     s.ttft_from_intended_p99_ms = number_or(*it, "p99", 0);
   if (auto it = sb.find("prompt_selection"); it != sb.end() && it->is_string()) s.prompt_selection = it->get<std::string>();
+  detail::read_telemetry_keys(sb, s);
 }
 
 // servebench.client_limit and client_use (documents before them have neither: a saturated stage
@@ -235,6 +237,7 @@ Run parse_sweep(std::string_view text, const std::string& path) {
     run.stages.push_back(std::move(s));
   }
   run.knee_stage_index = knee_stage_index(doc);
+  run.clocks_at_start = detail::read_clocks_at_start(doc);
   load_requests_file(run, doc, path);
   sort_stages(run);
   return run;
@@ -253,6 +256,7 @@ Run parse_sweep_windows(std::string_view text, const std::string& source) {
   for (std::size_t i = 0; i < st->size(); ++i) run.stages.push_back(read_window((*st)[i], source, i));
   if (run.stages.empty()) bad_windows(source, "the sweep has no stages");
   run.knee_stage_index = knee_stage_index(doc);
+  run.clocks_at_start = detail::read_clocks_at_start(doc);
   return run;
 }
 

@@ -144,6 +144,7 @@ SweepStages sweep_stages(const results::Run& run) {
       out.knee = i;
       break;
     }
+  out.clocks_at_start = run.clocks_at_start;
   return out;
 }
 
@@ -151,15 +152,33 @@ SweepStages parse_sweep_stages(std::string_view json_text, std::string_view sour
   return sweep_stages(results::parse_sweep_windows(json_text, std::string(source)));
 }
 
-std::optional<std::int64_t> resolve_unix_offset(const KernelTrace& trace, const ClockOverride& clock) {
-  if (clock.offset_ns) return clock.offset_ns;
+std::optional<std::int64_t> host_clock_offset(std::string_view clock_domain, const HostClocks& clocks) {
+  // nsys's CSV exports count from the session start, which no host clock knows: only flags place them.
+  if (clock_domain == kClockBoottime) return clocks.realtime_ns - clocks.boottime_ns;
+  return std::nullopt;
+}
+
+std::optional<UnixOffset> resolve_offset(const KernelTrace& trace, const ClockOverride& clock,
+                                         const std::optional<HostClocks>& run_clocks) {
+  if (clock.offset_ns) return UnixOffset{*clock.offset_ns, OffsetSource::flag};
   if (clock.start_unix_s) {
     if (trace.events.empty()) return std::nullopt;
     std::int64_t first = trace.events.front().start_ns;
     for (const auto& e : trace.events) first = std::min(first, e.start_ns);
-    return unix_s_to_ns(*clock.start_unix_s) - first;
+    return UnixOffset{unix_s_to_ns(*clock.start_unix_s) - first, OffsetSource::flag};
   }
-  return trace.unix_offset_ns;
+  if (trace.unix_offset_ns) return UnixOffset{*trace.unix_offset_ns, OffsetSource::trace};
+  if (run_clocks) {
+    if (const auto off = host_clock_offset(trace.clock_domain, *run_clocks))
+      return UnixOffset{*off, OffsetSource::run_clocks};
+  }
+  return std::nullopt;
+}
+
+std::optional<std::int64_t> resolve_unix_offset(const KernelTrace& trace, const ClockOverride& clock) {
+  const std::optional<UnixOffset> off = resolve_offset(trace, clock, std::nullopt);
+  if (!off) return std::nullopt;
+  return off->ns;
 }
 
 std::string group_label(const KernelEvent& event, GroupBy by) {

@@ -10,6 +10,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/host_clocks.hpp"
 #include "results/model.hpp"
 #include "trace/categories.hpp"
 #include "trace/kernel_event.hpp"
@@ -28,6 +29,7 @@ struct SweepStages {
   std::string load_mode;  // "concurrency" | "request_rate"
   std::vector<StageWindow> stages;
   std::optional<std::size_t> knee;  // index into stages, when the document's analysis names one
+  std::optional<HostClocks> clocks_at_start;  // the run's host clocks (sweeps of this version)
 };
 
 // The stage windows of a run of the results model (start_unix_s and end_unix_s required), in the
@@ -44,8 +46,24 @@ struct ClockOverride {
   std::optional<double> start_unix_s;     // the first event's start, on wall-clock time
 };
 
-// The user's override first, else the trace's own offset (sidecar or torch). nullopt: cannot align.
+// Where the offset came from (the kernels report says so).
+enum class OffsetSource { flag, trace, run_clocks };
+
+struct UnixOffset {
+  std::int64_t ns = 0;
+  OffsetSource source = OffsetSource::flag;
+};
+
+// The user's override first, else the trace's own offset (sidecar or torch), else the run's host
+// clocks for a trace stamped with one of them (CLOCK_BOOTTIME: rocprof, rocprofv3): exact when the
+// trace was recorded on the host that ran the load. nullopt: cannot align.
+// `run_clocks`: SweepStages::clocks_at_start.
+std::optional<UnixOffset> resolve_offset(const KernelTrace& trace, const ClockOverride& clock,
+                                         const std::optional<HostClocks>& run_clocks);
 std::optional<std::int64_t> resolve_unix_offset(const KernelTrace& trace, const ClockOverride& clock);
+
+// Unix ns − `clock_domain` ns from the host clocks; nullopt for a domain the host clocks do not cover.
+std::optional<std::int64_t> host_clock_offset(std::string_view clock_domain, const HostClocks& clocks);
 
 // What grouping the per-stage rows use (the --by flag).
 enum class GroupBy { name, base, category };

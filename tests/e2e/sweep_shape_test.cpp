@@ -24,7 +24,7 @@ using OrderedJson = nlohmann::ordered_json;
 // are the default client threads), the simulator's port, and file names derived from them.
 bool varies_by_run(const std::string& path) {
   static const std::regex volatile_path(
-      R"(^/created$|/date$|/base_url$|^/environment/(hostname|os|cpu_count|client_threads|clock_anchor/.*)$|)"
+      R"(^/created$|/date$|/base_url$|^/environment/(hostname|os|cpu_count|client_threads|clock_anchor/.*|clocks_at_start/.*)$|)"
       R"(/client_use/threads$|/requests_file$|/source$)");
   return std::regex_search(path, volatile_path);
 }

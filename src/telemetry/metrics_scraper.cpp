@@ -1,0 +1,77 @@
+#include "telemetry/metrics_scraper.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <chrono>
+#include <exception>
+
+namespace sb::telemetry {
+
+MetricsScraper::MetricsScraper(ScrapeTarget target)
+    : target_(std::move(target)), thread_([this](std::stop_token stop) { poll(stop); }) {}
+
+MetricsScraper::~MetricsScraper() {
+  thread_.request_stop();
+  wake_.notify_all();
+}
+
+std::optional<Nanos> MetricsScraper::scrape(bool with_histograms) {
+  std::string error;
+  try {
+    const std::string_view path = target_.endpoint.base_path.empty() && target_.path.empty() ? "/" : target_.path;
+    const HttpReply reply = http_call(target_.endpoint, "GET", path, target_.headers, "", target_.timeout_s);
+    if (reply.status == 200) {
+      const PromScrape parsed = parse_prom_text(reply.body, target_.endpoint.url(target_.path));
+      const Nanos at = now_ns();
+      ServerSample s = read_server_sample(parsed, at, with_histograms);
+      const std::lock_guard lock(mu_);
+      samples_.push_back(std::move(s));
+      return at;
+    }
+    error = fmt::format("GET {}: HTTP {} {}", target_.endpoint.url(target_.path), reply.status, reply.reason);
+  } catch (const std::exception& e) {
+    error = e.what();
+  }
+  const std::lock_guard lock(mu_);
+  failures_.push_back(now_ns());
+  last_error_ = std::move(error);
+  return std::nullopt;
+}
+
+std::optional<Nanos> MetricsScraper::scrape_now() { return scrape(true); }
+
+void MetricsScraper::poll(std::stop_token stop) {
+  const auto period = std::chrono::duration<double>(target_.period_s);
+  auto next = std::chrono::steady_clock::now();
+  while (!stop.stop_requested()) {
+    scrape(false);
+    // Absolute deadlines: a slow scrape does not shift the ones after it.
+    next += std::chrono::duration_cast<std::chrono::steady_clock::duration>(period);
+    const auto now = std::chrono::steady_clock::now();
+    if (next < now) next = now;
+    std::unique_lock lock(mu_);
+    wake_.wait_until(lock, stop, next, [] { return false; });
+  }
+}
+
+ScrapeWindow MetricsScraper::take(Nanos from, Nanos to) {
+  ScrapeWindow w;
+  const std::lock_guard lock(mu_);
+  for (const ServerSample& s : samples_)
+    if (s.at_ns >= from && s.at_ns <= to) w.samples.push_back(s);
+  for (const Nanos f : failures_) w.failed += f >= from && f <= to ? 1 : 0;
+  // Scrapes arrive from two threads: order by time (the stable sort keeps equal stamps in order).
+  std::stable_sort(w.samples.begin(), w.samples.end(),
+                   [](const ServerSample& a, const ServerSample& b) { return a.at_ns < b.at_ns; });
+  std::erase_if(samples_, [to](const ServerSample& s) { return s.at_ns < to; });
+  std::erase_if(failures_, [to](Nanos f) { return f < to; });
+  return w;
+}
+
+std::string MetricsScraper::last_error() const {
+  const std::lock_guard lock(mu_);
+  return last_error_;
+}
+
+}  // namespace sb::telemetry
