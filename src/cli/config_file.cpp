@@ -161,7 +161,7 @@ ConfigFile parse_config_text(std::string text, const std::string& path, const st
     root = toml::parse(text, path);
   } catch (const toml::parse_error& e) {
     const auto& where = e.source().begin;
-    throw UserError(fmt::format("{}:{}:{}: {}", path, where.line, where.column, e.description()));
+    throw UserError(fmt::format("{}:{}:{}: {}", path, where.line, where.column, one_line(e.description())));
   }
   ConfigFile cfg;
   cfg.path = path;

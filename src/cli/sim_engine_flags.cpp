@@ -183,7 +183,7 @@ toml::table load_toml(const std::string& path) {
     return toml::parse_file(path);
   } catch (const toml::parse_error& e) {
     const auto& at = e.source().begin;
-    throw UserError(fmt::format("{}:{}:{}: {}", path, at.line, at.column, e.description()));
+    throw UserError(fmt::format("{}:{}:{}: {}", path, at.line, at.column, one_line(e.description())));
   }
 }
 

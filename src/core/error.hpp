@@ -11,8 +11,9 @@
 
 namespace sb {
 
-// `text` with control bytes written as escapes (\n, \r, \t, \xNN): a message that quotes input (a
-// TOML parser's "saw 'fal\n'", a server's reply) stays one line.
+// `text` with control bytes written as escapes (\n, \r, \t, \xNN): for a message that quotes input
+// (a TOML parser's "saw 'fal\n'"), so the error a user sees stays one line. Messages that list
+// several problems on purpose ("3 problems with the options:\n  ...") are built without it.
 inline std::string one_line(std::string_view text) {
   std::string out;
   out.reserve(text.size());
@@ -34,9 +35,8 @@ inline std::string one_line(std::string_view text) {
 
 class UserError : public std::runtime_error {
  public:
-  // The message is made one line here, so every error a user sees is (see one_line).
-  explicit UserError(std::string_view message, ExitCode code = ExitCode::config_error)
-      : std::runtime_error(one_line(message)), code_(code) {}
+  explicit UserError(std::string message, ExitCode code = ExitCode::config_error)
+      : std::runtime_error(std::move(message)), code_(code) {}
   ExitCode code() const noexcept { return code_; }
 
  private:

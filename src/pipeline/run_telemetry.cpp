@@ -1,5 +1,7 @@
 #include "pipeline/run_telemetry.hpp"
 
+#include "metrics/ttft_breakdown.hpp"
+
 #include "core/error.hpp"
 #include "report/telemetry_text.hpp"
 #include "telemetry/server_window.hpp"
@@ -64,6 +66,14 @@ void RunTelemetry::end_stage(StageSummary& s) {
     const telemetry::ScrapeWindow w = scraper_->take(scrape_from_ns_, to);
     s.server = telemetry::server_window(w.samples, w.failed);
     s.server->queue_side = telemetry::queue_side(s, *s.server);
+    // Engines without per-request timings (vLLM) still split TTFT: from the stage's histogram means.
+    if (!s.ttft_breakdown && s.server->prefill_time && s.server->prefill_time->count > 0 && s.completed > 0) {
+      ServerStageMeans means;
+      means.prefill_ms = s.server->prefill_time->mean_ms;
+      if (s.server->queue_time && s.server->queue_time->count > 0) means.queue_ms = s.server->queue_time->mean_ms;
+      means.requests = static_cast<int>(s.server->prefill_time->count);
+      s.ttft_breakdown = ttft_breakdown_from_means(s.ttft.mean_ms, means);
+    }
   }
   if (gpu_) {
     const telemetry::GpuWindow w = gpu_->take(gpu_from_ns_, now_ns());

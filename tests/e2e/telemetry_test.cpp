@@ -17,9 +17,9 @@
 namespace sb::e2e {
 namespace {
 
-using sb::testing::get_request;
-using sb::testing::http_exchange;
-using sb::testing::post_request;
+using sb::sim::get_request;
+using sb::sim::http_exchange;
+using sb::sim::post_request;
 
 TEST(TelemetryE2e, ScrapeMetricsMatchesTheSimulatorPerStage) {
   TempDir dir("telemetry_scrape");
@@ -67,6 +67,23 @@ TEST(TelemetryE2e, ScrapeMetricsMatchesTheSimulatorPerStage) {
   const auto scrape = parse_prom_text(metrics.body, "sim /metrics");
   EXPECT_EQ(scrape.sum("vllm:request_success_total"), finished_total);
   EXPECT_EQ(scrape.sum("vllm:prompt_tokens_total"), prompt_total);
+  // vLLM sends no per-request timings: TTFT is split from the histograms' stage means. The server's
+  // queue + prefill is its own TTFT, so what is left of the client's is loopback and client time.
+  for (const auto& s : doc["stages"]) {
+    const auto& b = s["servebench"]["ttft_breakdown_ms"];
+    ASSERT_TRUE(b.is_object()) << s["servebench"].dump();
+    EXPECT_EQ(b["source"], "metrics_histograms");
+    EXPECT_EQ(b["requests"].get<double>(), s["completed"].get<double>());
+    EXPECT_NEAR(b["client_ttft_mean"].get<double>(), s["mean_ttft_ms"].get<double>(), 1e-9);
+    EXPECT_GT(b["server_prefill_mean"].get<double>(), 0);
+    EXPECT_NEAR(b["server_queue_mean"].get<double>() + b["server_prefill_mean"].get<double>() +
+                    b["rest_mean"].get<double>(),
+                b["client_ttft_mean"].get<double>(), 1e-6);
+    EXPECT_GE(b["rest_mean"].get<double>(), -0.5);
+    EXPECT_LT(b["rest_mean"].get<double>(), 5.0);
+  }
+  EXPECT_GT(doc["stages"][1]["servebench"]["ttft_breakdown_ms"]["server_queue_mean"].get<double>(),
+            doc["stages"][0]["servebench"]["ttft_breakdown_ms"]["server_queue_mean"].get<double>());
   // The console says it too, under each stage's block.
   EXPECT_NE(r.out.find("Server (vllm): running"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("note: the server queued requests"), std::string::npos) << r.out;
