@@ -147,9 +147,10 @@ void warn_if_readable(ConfigFile& cfg) {
 }  // namespace
 
 std::string canonical_flag_name(std::string name) {
-  while (!name.empty() && name.front() == '-') name.erase(0, 1);
+  // Underscores first, so the result is canonical too ("_us" -> "us", as "--us" is; config_toml_fuzz).
   for (char& c : name)
     if (c == '_') c = '-';
+  while (!name.empty() && name.front() == '-') name.erase(0, 1);
   return name;
 }
 

@@ -47,6 +47,16 @@ TEST(ConfigFile, ArraysOfTablesAndSyntaxErrorsAreRejected) {
   std::filesystem::remove(bad);
 }
 
+// config_toml_fuzz found "_us" -> "-us", which canonicalised again to "us".
+TEST(ConfigFile, CanonicalFlagNamesAreCanonical) {
+  for (const char* name : {"_us", "--_x_", "a__b", "-", "__", "num_prompts"}) {
+    const std::string once = canonical_flag_name(name);
+    EXPECT_EQ(canonical_flag_name(once), once) << name;
+    EXPECT_EQ(once.find('_'), std::string::npos) << name;
+  }
+  EXPECT_EQ(canonical_flag_name("_us"), "us");
+}
+
 TEST(ConfigFile, CanonicalNamesAndDiscovery) {
   EXPECT_EQ(canonical_flag_name("--num_prompts"), "num-prompts");
   EXPECT_EQ(canonical_flag_name("base_url"), "base-url");
