@@ -39,7 +39,9 @@ std::string config_key_name(std::string_view key) {
 ConfigEntry entry_for(const std::string& path, std::string_view key, const toml::node& node) {
   ConfigEntry e;
   e.key = config_key_name(key);
-  e.where = fmt::format("{}:{} ({})", path, node.source().begin.line, key);
+  // A quoted TOML key may hold any character: shown escaped, so messages stay one line.
+  e.where = fmt::format("{}:{} ({})", path, node.source().begin.line, one_line(key));
+  if (e.key.empty()) throw UserError(e.where + ": not a setting name");
   if (auto arr = node.as_array()) {
     for (const toml::node& item : *arr) {
       auto text = scalar_text(item);
@@ -154,7 +156,10 @@ std::string canonical_flag_name(std::string name) {
   return name;
 }
 
-ConfigFile parse_config_text(std::string text, const std::string& path, const std::optional<std::string>& profile) {
+namespace {
+
+ConfigFile parse_config_text_as_is(std::string text, const std::string& path,
+                                   const std::optional<std::string>& profile) {
   // A byte order mark (Windows editors write one) is not TOML; the line numbers stay the same.
   if (text.starts_with("\xEF\xBB\xBF")) text.erase(0, 3);
   toml::table root;
@@ -180,6 +185,20 @@ ConfigFile parse_config_text(std::string text, const std::string& path, const st
   }
   for (auto& [key, e] : entries) cfg.entries.push_back(std::move(e));
   return cfg;
+}
+
+}  // namespace
+
+// Table names, keys and --profile come from the user and may hold any character (a TOML basic
+// string can spell a line break): every message is made one line here (config_toml_fuzz).
+ConfigFile parse_config_text(std::string text, const std::string& path, const std::optional<std::string>& profile) {
+  try {
+    ConfigFile cfg = parse_config_text_as_is(std::move(text), path, profile);
+    for (std::string& w : cfg.warnings) w = one_line(w);
+    return cfg;
+  } catch (const UserError& e) {
+    throw UserError(one_line(e.what()), e.code());
+  }
 }
 
 ConfigFile load_config_file(const std::string& path, const std::optional<std::string>& profile) {

@@ -57,6 +57,30 @@ TEST(ConfigFile, CanonicalFlagNamesAreCanonical) {
   EXPECT_EQ(canonical_flag_name("_us"), "us");
 }
 
+// config_toml_fuzz: "-" = 9 became an entry with an empty name; a quoted key with a line break
+// made the error two lines.
+TEST(ConfigFile, KeysThatAreNoSettingNameAreRefusedOnOneLine) {
+  try {
+    parse_config_text("- = 9\n", "k.toml", std::nullopt);
+    ADD_FAILURE() << "no error for an empty setting name";
+  } catch (const UserError& e) {
+    EXPECT_STREQ(e.what(), "k.toml:1 (-): not a setting name");
+  }
+  try {
+    parse_config_text("\"a\\nb\" = [{x = 1}]\n", "k.toml", std::nullopt);
+    ADD_FAILURE() << "no error for an array of tables";
+  } catch (const UserError& e) {
+    EXPECT_EQ(std::string(e.what()).find('\n'), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("(a\\nb)"), std::string::npos) << e.what();
+  }
+  try {  // a table name spelling a line break, listed in the --profile error
+    parse_config_text("[\"x\\ny\"]\nmodel = \"m\"\n", "k.toml", std::string("gw"));
+    ADD_FAILURE() << "no error for a missing profile";
+  } catch (const UserError& e) {
+    EXPECT_STREQ(e.what(), "--profile gw: k.toml has no table [gw] (its tables: [x\\ny])");
+  }
+}
+
 TEST(ConfigFile, CanonicalNamesAndDiscovery) {
   EXPECT_EQ(canonical_flag_name("--num_prompts"), "num-prompts");
   EXPECT_EQ(canonical_flag_name("base_url"), "base-url");
