@@ -19,7 +19,11 @@ MetricsScraper::~MetricsScraper() {
 std::optional<Nanos> MetricsScraper::scrape(bool with_histograms) {
   std::string error;
   try {
-    const std::string_view path = target_.endpoint.base_path.empty() && target_.path.empty() ? "/" : target_.path;
+    // Both arms string_view: with "/" : std::string the ?: makes a temporary std::string, and the
+    // view would outlive it (ASan's stack-use-after-scope in .ci/run's asan pass).
+    const std::string_view path = target_.endpoint.base_path.empty() && target_.path.empty()
+                                      ? std::string_view("/")
+                                      : std::string_view(target_.path);
     const HttpReply reply = http_call(target_.endpoint, "GET", path, target_.headers, "", target_.timeout_s);
     if (reply.status == 200) {
       const PromScrape parsed = parse_prom_text(reply.body, target_.endpoint.url(target_.path));
