@@ -26,9 +26,9 @@ std::vector<sb::RequestRecord> make_records(int requests, int tokens) {
       r.done_ns = r.first_byte_ns;
       continue;
     }
-    r.token_ns.resize(static_cast<std::size_t>(tokens));
+    r.token_ns.reserve(static_cast<std::size_t>(tokens));
     sb::Nanos t = r.first_byte_ns;
-    for (sb::Nanos& tok : r.token_ns) tok = t += 20'000'000 + next() % 20'000'000;
+    for (int k = 0; k < tokens; ++k) r.token_ns.push_back(t += 20'000'000 + next() % 20'000'000);
     r.done_ns = t + 1'000'000;
     r.output_tokens = tokens;
     r.prompt_tokens = r.dataset_prompt_tokens = 512;

@@ -19,6 +19,7 @@ sb::sim::EngineConfig config_for(int max_num_seqs) {
   sb::sim::EngineConfig c;
   c.hardware.model = *sb::sim::find_model_preset("llama-3.2-1b");
   c.hardware.gpu = *sb::sim::find_gpu_preset("h200");
+  c.hardware.cost = c.hardware.gpu.cost;
   c.scheduler.max_num_seqs = max_num_seqs;
   c.scheduler.max_num_batched_tokens = 1 << 16;
   return c;

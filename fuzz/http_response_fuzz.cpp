@@ -24,7 +24,6 @@ Seen read_response(std::string_view bytes, const std::vector<std::size_t>& cuts,
   sb::ResponseSink sink{decoder, true};
   sb::ResponseReader reader;
   sb::ReadBuffer buf;
-  std::vector<char> scratch(64);  // small: many parser steps per read
   Seen out;
   sink.begin(out.rec);
   reader.start();
@@ -39,7 +38,7 @@ Seen read_response(std::string_view bytes, const std::vector<std::size_t>& cuts,
     at = end;
     std::memcpy(buf.prepare(piece.size()).data(), piece.data(), piece.size());
     buf.commit(piece.size());
-    step = reader.on_read(buf, sink, out.rec, scratch, 1, error);  // one time for all: stamps must not differ
+    step = reader.on_read(buf, sink, out.rec, 1, error);  // one time for all: stamps must not differ
     if (step != sb::ResponseReader::Step::more) break;
   }
   if (step == sb::ResponseReader::Step::done) {

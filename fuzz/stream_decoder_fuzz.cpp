@@ -41,9 +41,22 @@ bool agrees(const nlohmann::json& j, const sb::ChunkInfo& c) {
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string_view payload(reinterpret_cast<const char*>(data), size);
   static sb::StreamDecoder chunks(sb::Api::completions), chat(sb::Api::chat);
+  // Learnt from earlier inputs, so mutations of a plain token chunk meet the shape of their seed.
+  static sb::ChunkShape shape;
   for (sb::StreamDecoder* d : {&chunks, &chat}) {
     sb::ChunkInfo c;
     const bool ok = d->decode_chunk(payload, c);
+    // Decoding through a ChunkShape gives the same answer as decoding in full.
+    {
+      sb::ChunkInfo full = c, shaped;
+      const std::string text(full.text);
+      const bool shaped_ok = d->decode_chunk(payload, shaped, shape);
+      if (shaped_ok != ok) __builtin_trap();
+      if (ok && (shaped.kind != full.kind || shaped.text != text || shaped.finished != full.finished ||
+                 shaped.has_usage != full.has_usage || shaped.completion_tokens != full.completion_tokens))
+        __builtin_trap();
+      d->decode_chunk(payload, c);  // c's views again point at this decoder's latest full parse
+    }
     sb::ChunkInfo b;
     d->decode_body(payload, b);
     if (!ok || c.kind == sb::ChunkInfo::Kind::done || c.kind == sb::ChunkInfo::Kind::other) continue;

@@ -109,7 +109,10 @@ void note_at(std::vector<WorkloadDifference>& notes, DiffKind kind, double a, do
 void check_lengths(const CompareInput& in, const StageComparison& sc, std::vector<WorkloadDifference>& notes) {
   const auto& a = in.baseline.stages[sc.baseline_stage];
   const auto& b = in.tuned.stages[sc.tuned_stage];
-  if (a.num_prompts != b.num_prompts)
+  // A stage run for --stage-seconds completes what the server managed: its count is a result, not
+  // the workload (a tune grid's configurations differ there by design).
+  const bool counts_are_results = a.duration_bounded && b.duration_bounded;
+  if (a.num_prompts != b.num_prompts && !counts_are_results)
     note_at(notes, DiffKind::request_count, a.num_prompts, b.num_prompts, sc.load_value);
   auto differs = [](std::optional<double> x, std::optional<double> y) {
     return x && y && *x > 0 && std::abs(*y - *x) / *x > 0.10;
@@ -166,16 +169,22 @@ void judge_kernel(const KernelSummary& a, const KernelSummary& b, KernelDelta& k
   k.significance = k.ci->excludes_zero() ? Significance::significant : Significance::not_significant;
 }
 
+std::vector<KernelDelta> input_kernel_deltas(const CompareInput& in) {
+  if (!in.baseline_kernels || !in.tuned_kernels) return {};
+  return kernel_deltas(*in.baseline_kernels, *in.tuned_kernels, in.top_kernels);
+}
+
+}  // namespace
+
 // The baseline's top kernels by total time, each with its mean in both traces.
-std::vector<KernelDelta> kernel_deltas(const CompareInput& in) {
+std::vector<KernelDelta> kernel_deltas(const std::vector<KernelSummary>& baseline,
+                                       const std::vector<KernelSummary>& tuned, std::size_t top) {
   std::vector<KernelDelta> out;
-  if (!in.baseline_kernels || !in.tuned_kernels) return out;
-  for (const auto& a : *in.baseline_kernels) {
-    if (out.size() >= in.top_kernels) break;
+  for (const auto& a : baseline) {
+    if (out.size() >= top) break;
     KernelDelta k{.name = a.name, .baseline_mean_ns = a.mean_ns};
-    const auto b = std::find_if(in.tuned_kernels->begin(), in.tuned_kernels->end(),
-                                [&](const KernelSummary& t) { return t.name == a.name; });
-    if (b != in.tuned_kernels->end()) {
+    const auto b = std::find_if(tuned.begin(), tuned.end(), [&](const KernelSummary& t) { return t.name == a.name; });
+    if (b != tuned.end()) {
       k.tuned_mean_ns = b->mean_ns;
       if (a.mean_ns > 0) k.rel_change = b->mean_ns / a.mean_ns - 1;
       judge_kernel(a, *b, k);
@@ -184,6 +193,8 @@ std::vector<KernelDelta> kernel_deltas(const CompareInput& in) {
   }
   return out;
 }
+
+namespace {
 
 // The headline stage: the one named, else the baseline's knee (where the baseline stops scaling,
 // so the one a tuning is meant to move), else the tuned knee, else the most loaded matched stage.
@@ -260,7 +271,7 @@ Comparison compare_runs(const CompareInput& in) {
   if (c.headline) {
     const auto& sc = c.stages[c.headline->stage];
     for (const auto& m : headline_metrics()) c.headline->deltas.push_back(delta(in, sc, m));
-    c.headline->kernels = kernel_deltas(in);
+    c.headline->kernels = input_kernel_deltas(in);
   }
   return c;
 }

@@ -123,6 +123,11 @@ struct CompareInput {
 // Throws sb::UserError naming --at when headline_load is not a stage of both runs.
 Comparison compare_runs(const CompareInput& in);
 
+// The baseline's top `top` kernels by total time, each with its mean in both lists and Welch's
+// significance (compare --traces; tune per stage).
+std::vector<KernelDelta> kernel_deltas(const std::vector<KernelSummary>& baseline,
+                                       const std::vector<KernelSummary>& tuned, std::size_t top);
+
 // The per-request field behind a metric name ("ttft", "tpot", "e2el"), or "" if there is none.
 std::string request_field_of(const std::string& metric);
 

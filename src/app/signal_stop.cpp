@@ -5,6 +5,8 @@
 
 #include <cstdlib>
 
+#include "orchestrate/live_groups.hpp"
+
 namespace sb::app {
 
 SignalStop::SignalStop() {
@@ -24,6 +26,7 @@ void SignalStop::watch() {
       // The second Ctrl-C: the user does not want the grace period, nor the outputs' last rewrite.
       static constexpr char kLine[] = "servebench: interrupted again: exiting now, without waiting\n";
       [[maybe_unused]] const ssize_t n = ::write(STDERR_FILENO, kLine, sizeof kLine - 1);
+      orchestrate::kill_live_groups();  // `tune`'s servers: exiting now must not leave them running
       std::_Exit(130);  // ExitCode::aborted
     }
     source_.request_stop();

@@ -32,5 +32,10 @@ int compare_cmd(int argc, char** argv);
 int tokenize_cmd(int argc, char** argv);
 int kernels_cmd(int argc, char** argv);
 int selftest_cmd(int argc, char** argv);
+int tune_cmd(int argc, char** argv, std::stop_token stop);
+int predict_cmd(int argc, char** argv);
+int calibrate_cmd(int argc, char** argv);
+int merge_cmd(int argc, char** argv);
+int k8s_job_cmd(int argc, char** argv);
 
 }  // namespace sb::cli

@@ -10,11 +10,13 @@
 #include <vector>
 
 #include "cli/commands.hpp"
+#include "cli/trace_placing.hpp"
 #include "core/error.hpp"
 #include "core/exit_codes.hpp"
 #include "trace/align.hpp"
 #include "trace/diagnose.hpp"
 #include "report/kernel_report.hpp"
+#include "trace/placement.hpp"
 #include "trace/load.hpp"
 #include "trace/rank.hpp"
 
@@ -38,14 +40,6 @@ GroupBy group_by(const std::string& by) {
   return by == "name" ? GroupBy::name : by == "category" ? GroupBy::category : GroupBy::base;
 }
 
-// Why no offset is known, and how to give one.
-std::string no_offset_message(const KernelTrace& t, const std::string& path) {
-  return fmt::format(
-      "{}: cannot align a {} trace (clock {}) with --results: its Unix offset is unknown; "
-      "pass --trace-offset-ns N (Unix ns = trace ns + N) or --trace-start-unix S (first event's wall-clock time)",
-      path, t.source_format, t.clock_domain);
-}
-
 LoadPoint whole_trace_point(const std::vector<CategoryTotal>& cats) {
   LoadPoint p;
   p.label = kWholeTrace;
@@ -57,8 +51,10 @@ LoadPoint whole_trace_point(const std::vector<CategoryTotal>& cats) {
 // Stages the trace covers become load points; the knee keeps pointing at the same stage.
 void add_alignment(const KernelsFlags& f, const KernelTrace& t, report::KernelReport& r) {
   const auto sweep = parse_sweep_stages(read_trace_file(f.results_path), f.results_path);
-  const auto resolved = resolve_offset(t, {f.trace_offset_ns, f.trace_start_unix_s}, sweep.clocks_at_start);
-  if (!resolved) throw UserError(no_offset_message(t, f.trace_path));
+  const Placement placed =
+      place_trace_or_refuse(t, sweep, {f.trace_offset_ns, f.trace_start_unix_s}, f.trace_path, f.results_path);
+  const auto& resolved = placed.offset;
+  if (resolved->source == trace::OffsetSource::estimated) r.offset_estimate = placed.estimate;
   const std::optional<std::int64_t> offset = resolved->ns;
   r.alignment = align_to_stages(t, sweep.stages, *offset, group_by(f.by));
   if (resolved->source == trace::OffsetSource::run_clocks)

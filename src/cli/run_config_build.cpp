@@ -7,6 +7,7 @@
 #include <limits>
 
 #include "cli/header_arg.hpp"
+#include "cli/shard_options.hpp"
 #include "cli/telemetry_options.hpp"
 #include "core/error.hpp"
 
@@ -258,6 +259,7 @@ void read_outputs(const OptionReader& r, RunConfig& c) {
   c.save_result = r.flag("save-result");
   c.save_detailed = r.flag("save-detailed");
   c.disable_tqdm = r.flag("disable-tqdm");
+  c.wall_clock_times = r.flag("wall-clock-times");
   c.result_dir = r.text("result-dir").value_or("");
   c.result_filename = r.text("result-filename");
   for (const std::string& m : r.items("metadata")) {
@@ -282,6 +284,7 @@ RunConfig build_run_config(const OptionReader& r, const EnvLookup& env) {
   read_content(r, c);
   read_outputs(r, c);
   read_telemetry(r, c);
+  read_shard(r, env, c);
   return c;
 }
 

@@ -114,6 +114,8 @@ constexpr std::array kFlags{
     FlagSpec{"metadata", K::list, "KEY=VALUE added to the results (repeatable)"},
     FlagSpec{"label", K::value, "label of the run (results and file names)"},
     FlagSpec{"disable-tqdm", K::flag, "no live progress line"},
+    FlagSpec{"wall-clock-times", K::flag,
+             "against servebench sim --time-scale K: report wall-clock times and rates, not the modelled GPU's"},
     // Server metrics and GPU telemetry (src/telemetry/)
     FlagSpec{"scrape-metrics", K::optional_value,
              "poll the server's Prometheus metrics every 250 ms (default URL: base URL + /metrics) and report "
@@ -121,6 +123,16 @@ constexpr std::array kFlags{
     FlagSpec{"gpu-telemetry", K::value,
              "auto | nvidia-smi | rocm-smi | amd-smi | off: sample GPU utilisation, memory, power and clocks every "
              "500 ms, per stage (default off)", "gpu_telemetry"},
+    // Sharded runs (docs/distributed.md)
+    FlagSpec{"shard", K::value, "I/N: send shard I's slice of the plan (of N client processes; merge with servebench merge)",
+             "shard.index shard.count"},
+    FlagSpec{"shards", K::value, "N shards, the index from JOB_COMPLETION_INDEX (Kubernetes Indexed Job; or SERVEBENCH_SHARDS)",
+             "shard.count"},
+    FlagSpec{"start-at", K::value, "Unix time (s) at which every shard starts the first stage", "start_at_unix_ns"},
+    FlagSpec{"barrier-dir", K::value, "folder all shards share for the stage barrier (default: the --output-json folder)",
+             "barrier_dir"},
+    FlagSpec{"barrier-timeout-s", K::value, "seconds to wait for the other shards at a stage boundary (default 600)",
+             "barrier_timeout_s"},
     FlagSpec{"max-failure-ratio", K::value, "stop the sweep and exit 4 when failed/sent of a stage exceeds this ratio (default 0.5; 1 = never)",
              "max_failure_ratio"},
 };

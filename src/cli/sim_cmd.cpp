@@ -133,6 +133,8 @@ int sim_cmd(int argc, char** argv) {
   add_fault_flags(app, f);
   const std::size_t engine_from = app.get_options().size();
   add_engine_flags(app, f.engine);
+  // `servebench calibrate -o fitted.toml` suggests `sim --config fitted.toml`: the same file.
+  app.add_option("--config", f.engine.engine_config, "Alias of --engine-config")->check(CLI::ExistingFile);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

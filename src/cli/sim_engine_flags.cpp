@@ -29,12 +29,20 @@ void add_cost_flags(CLI::App& app, EngineFlags& f) {
       ->check(CLI::Range(1e-6, 1.0));
   add_optional(app, "--bandwidth-efficiency", f.bandwidth_efficiency, "Achieved fraction of memory bandwidth (0-1]")
       ->check(CLI::Range(1e-6, 1.0));
-  add_optional(app, "--gemm-half-tokens", f.gemm_half_tokens, "Tokens per step at which GEMMs reach half efficiency")
-      ->check(CLI::Range(0.0, 1e9));
+  add_optional(app, "--roofline-sharpness", f.roofline_sharpness,
+               "n of the smooth roofline (compute^n + memory^n)^(1/n); large n is max()")
+      ->check(CLI::Range(1.0, 1e6));
   add_optional(app, "--step-overhead-us", f.step_overhead_us, "Fixed host time per engine step, microseconds")
+      ->check(CLI::Range(0.0, 1e9));
+  add_optional(app, "--seq-overhead-us", f.seq_overhead_us, "Host time per sequence in a step, microseconds")
       ->check(CLI::Range(0.0, 1e9));
   add_optional(app, "--allreduce-latency-us", f.allreduce_latency_us, "Fixed cost of one TP all-reduce, microseconds")
       ->check(CLI::Range(0.0, 1e9));
+  add_optional(app, "--link-efficiency", f.link_efficiency, "Achieved fraction of link bandwidth in all-reduces (0-1]")
+      ->check(CLI::Range(1e-6, 1.0));
+  add_optional(app, "--tp-bandwidth-falloff", f.tp_bandwidth_falloff,
+               "Per-GPU bandwidth efficiency divided by 1 + this x (TP - 1)")
+      ->check(CLI::Range(0.0, 1e3));
   add_optional(app, "--activation-reserve-gib", f.activation_reserve_gib, "GPU memory kept for activations, GiB")
       ->check(CLI::Range(0.0, 1e6));
   add_optional(app, "--gpu-peak-tflops", f.gpu_peak_tflops, "Dense bf16 peak of one GPU, TFLOPS")->check(positive);
@@ -62,6 +70,13 @@ void add_engine_flags(CLI::App& app, EngineFlags& f) {
       "--enable-chunked-prefill,!--no-enable-chunked-prefill",
       [&f](std::int64_t count) { f.enable_chunked_prefill = count > 0; },
       "Split long prompts across steps (default on)");
+  // vLLM 0.6 (V0) scheduling, which published figures of that engine need (docs/simulator.md §2).
+  app.add_flag_function(
+      "--prefill-only-steps", [&f](std::int64_t count) { f.prefill_only_steps = count > 0; },
+      "vLLM V0 without chunked prefill: a step that admits prompts runs only prompts (decodes wait)");
+  add_optional(app, "--num-scheduler-steps", f.num_scheduler_steps,
+               "vLLM V0 multi-step scheduling: a decode-only step becomes a block of N steps (default 1)")
+      ->check(CLI::Range(1, 1024));
   add_optional(app, "--tensor-parallel-size", f.tensor_parallel_size, "GPUs the model is split over")
       ->check(CLI::Range(1, 1024));
   add_optional(app, "--time-scale", f.time_scale, "Speed-up over the modelled GPU (demo: finish sooner)")
@@ -145,6 +160,8 @@ std::vector<Field> toml_fields(sim::EngineConfig& c) {
       {"engine", "max_num_seqs", number_into(s.max_num_seqs)},
       {"engine", "max_num_batched_tokens", number_into(s.max_num_batched_tokens)},
       {"engine", "enable_chunked_prefill", bool_into(s.chunked_prefill)},
+      {"engine", "prefill_only_steps", bool_into(s.prefill_only_steps)},
+      {"engine", "num_scheduler_steps", number_into(s.num_scheduler_steps)},
       {"engine", "block_size", number_into(c.block_size)},
       {"engine", "gpu_memory_utilization", number_into(c.gpu_memory_utilization)},
       {"engine", "tensor_parallel_size", number_into(c.hardware.tensor_parallel)},
@@ -171,9 +188,12 @@ std::vector<Field> toml_fields(sim::EngineConfig& c) {
       {"gpu", "link_bandwidth_gbs", number_into(g.link_bandwidth_gbs)},
       {"cost", "compute_efficiency", number_into(k.compute_efficiency)},
       {"cost", "bandwidth_efficiency", number_into(k.bandwidth_efficiency)},
-      {"cost", "gemm_half_tokens", number_into(k.gemm_half_tokens)},
+      {"cost", "roofline_sharpness", number_into(k.roofline_sharpness)},
       {"cost", "step_overhead_us", number_into(k.step_overhead_us)},
+      {"cost", "seq_overhead_us", number_into(k.seq_overhead_us)},
       {"cost", "allreduce_latency_us", number_into(k.allreduce_latency_us)},
+      {"cost", "link_efficiency", number_into(k.link_efficiency)},
+      {"cost", "tp_bandwidth_falloff", number_into(k.tp_bandwidth_falloff)},
       {"cost", "activation_reserve_gib", number_into(k.activation_reserve_gib)},
   };
 }
@@ -224,6 +244,7 @@ sim::EngineConfig from_presets(const std::string& model_name, const std::string&
   sim::EngineConfig c;
   c.hardware.model = *model;
   c.hardware.gpu = *gpu;
+  c.hardware.cost = gpu->cost;
   c.hardware.tensor_parallel = model->default_tensor_parallel;
   return c;
 }
@@ -237,6 +258,8 @@ void apply_flags(const EngineFlags& f, sim::EngineConfig& c) {
   take(f.max_num_seqs, c.scheduler.max_num_seqs);
   take(f.max_num_batched_tokens, c.scheduler.max_num_batched_tokens);
   take(f.enable_chunked_prefill, c.scheduler.chunked_prefill);
+  take(f.prefill_only_steps, c.scheduler.prefill_only_steps);
+  take(f.num_scheduler_steps, c.scheduler.num_scheduler_steps);
   take(f.block_size, c.block_size);
   take(f.gpu_memory_utilization, c.gpu_memory_utilization);
   take(f.tensor_parallel_size, c.hardware.tensor_parallel);
@@ -246,9 +269,12 @@ void apply_flags(const EngineFlags& f, sim::EngineConfig& c) {
   take(f.eos_mean_output_tokens, c.eos_mean_output_tokens);
   take(f.compute_efficiency, c.hardware.cost.compute_efficiency);
   take(f.bandwidth_efficiency, c.hardware.cost.bandwidth_efficiency);
-  take(f.gemm_half_tokens, c.hardware.cost.gemm_half_tokens);
+  take(f.roofline_sharpness, c.hardware.cost.roofline_sharpness);
   take(f.step_overhead_us, c.hardware.cost.step_overhead_us);
+  take(f.seq_overhead_us, c.hardware.cost.seq_overhead_us);
   take(f.allreduce_latency_us, c.hardware.cost.allreduce_latency_us);
+  take(f.link_efficiency, c.hardware.cost.link_efficiency);
+  take(f.tp_bandwidth_falloff, c.hardware.cost.tp_bandwidth_falloff);
   take(f.activation_reserve_gib, c.hardware.cost.activation_reserve_gib);
   take(f.gpu_peak_tflops, c.hardware.gpu.peak_tflops);
   take(f.gpu_mem_bandwidth_gbs, c.hardware.gpu.mem_bandwidth_gbs);
@@ -272,7 +298,8 @@ void validate(const sim::EngineConfig& c) {
                                     {g.mem_bandwidth_gbs, "gpu.mem_bandwidth_gbs"},
                                     {g.mem_gib, "gpu.mem_gib"},
                                     {k.compute_efficiency, "cost.compute_efficiency"},
-                                    {k.bandwidth_efficiency, "cost.bandwidth_efficiency"}}) {
+                                    {k.bandwidth_efficiency, "cost.bandwidth_efficiency"},
+                                    {k.link_efficiency, "cost.link_efficiency"}}) {
     check_positive(value, name);
   }
   for (const auto& [value, name] : {std::pair{m.num_layers, "model.num_layers"},
@@ -285,8 +312,19 @@ void validate(const sim::EngineConfig& c) {
                                     {c.hardware.tensor_parallel, "tensor_parallel_size"}}) {
     check_positive(value, name);
   }
-  if (k.compute_efficiency > 1 || k.bandwidth_efficiency > 1) {
+  if (k.compute_efficiency > 1 || k.bandwidth_efficiency > 1 || k.link_efficiency > 1) {
     throw UserError("engine config: cost efficiencies are fractions and must be at most 1");
+  }
+  if (!(k.roofline_sharpness >= 1)) {
+    throw UserError(
+        fmt::format("engine config: cost.roofline_sharpness must be at least 1 (got {})", k.roofline_sharpness));
+  }
+  for (const auto& [value, name] : {std::pair{k.step_overhead_us, "cost.step_overhead_us"},
+                                    {k.seq_overhead_us, "cost.seq_overhead_us"},
+                                    {k.allreduce_latency_us, "cost.allreduce_latency_us"},
+                                    {k.tp_bandwidth_falloff, "cost.tp_bandwidth_falloff"},
+                                    {k.activation_reserve_gib, "cost.activation_reserve_gib"}}) {
+    if (!(value >= 0)) throw UserError(fmt::format("engine config: {} must not be negative (got {})", name, value));
   }
   if (c.gpu_memory_utilization <= 0 || c.gpu_memory_utilization > 1) {
     throw UserError(

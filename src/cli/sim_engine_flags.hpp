@@ -24,6 +24,8 @@ struct EngineFlags {
   std::optional<int> block_size;                 // default 16
   std::optional<double> gpu_memory_utilization;  // default 0.9
   std::optional<bool> enable_chunked_prefill;    // default on
+  std::optional<bool> prefill_only_steps;        // vLLM V0 without chunked prefill; default off
+  std::optional<int> num_scheduler_steps;        // vLLM V0's multi-step scheduling; default 1
   std::optional<int> tensor_parallel_size;       // default: the model preset's
   std::optional<double> time_scale;              // default 1 (real GPU speed)
   std::optional<std::int64_t> num_gpu_blocks_override;
@@ -32,9 +34,12 @@ struct EngineFlags {
   // Cost-model and hardware numbers (sim/cost_model.hpp, sim/presets.hpp).
   std::optional<double> compute_efficiency;
   std::optional<double> bandwidth_efficiency;
-  std::optional<double> gemm_half_tokens;
+  std::optional<double> roofline_sharpness;
   std::optional<double> step_overhead_us;
+  std::optional<double> seq_overhead_us;
   std::optional<double> allreduce_latency_us;
+  std::optional<double> link_efficiency;
+  std::optional<double> tp_bandwidth_falloff;
   std::optional<double> activation_reserve_gib;
   std::optional<double> gpu_peak_tflops;
   std::optional<double> gpu_mem_bandwidth_gbs;

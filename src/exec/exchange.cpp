@@ -88,7 +88,7 @@ boost::asio::awaitable<Attempt> http_exchange(PooledConn& c, const Job& job, Dea
     c.buf.commit(n);
     if (n == 0) continue;
     std::string perr;
-    const ResponseReader::Step step = c.reader.on_read(c.buf, c.sink, rec, ctx.body_scratch, t_ns, perr);
+    const ResponseReader::Step step = c.reader.on_read(c.buf, c.sink, rec, t_ns, perr);
     if (step == ResponseReader::Step::malformed) {
       if (!perr.empty()) c.sink.on_transport_failure(Outcome::malformed, "bad HTTP response: " + perr);
       co_return Attempt::close;

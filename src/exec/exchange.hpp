@@ -9,7 +9,6 @@
 #include <memory>
 #include <string>
 #include <string_view>
-#include <vector>
 
 #include "exec/read_buffer.hpp"
 #include "exec/response_reader.hpp"
@@ -42,7 +41,6 @@ enum class Attempt { keep, close, retry };
 // Per worker, shared by its exchanges (they run one at a time on the worker's thread).
 struct ExchangeContext {
   const ClientOptions& opt;
-  std::vector<char>& body_scratch;  // de-chunked body bytes of one parser step
   const bool& cancelling;           // the worker is cancelling everything
 };
 

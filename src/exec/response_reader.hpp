@@ -6,7 +6,6 @@
 // and fuzz/http_response_fuzz.cpp drive it from bytes. Beast stays inside response_reader.cpp.
 #include <memory>
 #include <string>
-#include <vector>
 
 #include "core/clock.hpp"
 #include "exec/read_buffer.hpp"
@@ -30,10 +29,9 @@ class ResponseReader {
 
   void start();  // before each response (one parser per connection, reset per response)
   // The bytes one read committed to `buf`, which returned at `t_ns`: stamps rec.first_byte_ns at
-  // the response's first byte, feeds the parser and leaves what it did not take in `buf`.
-  // `scratch` holds one parser step of de-chunked body bytes.
-  Step on_read(ReadBuffer& buf, ResponseSink& sink, RequestRecord& rec, std::vector<char>& scratch, Nanos t_ns,
-               std::string& error);
+  // the response's first byte, feeds the parser (which hands the de-chunked body bytes to `sink`
+  // where they lie in `buf`) and leaves what it did not take in `buf`.
+  Step on_read(ReadBuffer& buf, ResponseSink& sink, RequestRecord& rec, Nanos t_ns, std::string& error);
   // The connection ended: true when that ends a body delimited by connection close (HTTP/1.0 and
   // the like), so the response is complete.
   bool end_at_eof();

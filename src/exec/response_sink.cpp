@@ -80,21 +80,31 @@ bool ResponseSink::on_body(std::string_view bytes, Nanos t_ns) {
   return !failed_;
 }
 
+void ResponseSink::on_token(std::string_view text, bool finished, std::string_view finish_reason, Nanos t_ns) {
+  rec_->token_ns.push_back(t_ns);  // capacity reserved per request: no allocation per token
+  if (keep_text_) rec_->generated_text.append(text);
+  rec_->saw_text = rec_->saw_text || !text.empty();
+  if (finished) {
+    saw_finish_ = true;
+    rec_->finish_reason = finish_reason_from(finish_reason);
+  }
+}
+
 void ResponseSink::on_event(std::string_view data, Nanos t_ns) {
   if (failed_) return;
+  // Most events of a stream: the connection's plain token chunk again but for its text
+  // (protocol/chunk_shape.hpp), all decode_chunk would report, counted without a ChunkInfo.
+  if (std::string_view text; StreamDecoder::match_shape(data, chunk_shape_, text)) {
+    on_token(text, false, {}, t_ns);
+    return;
+  }
   ChunkInfo info;
-  if (!decoder_->decode_chunk(data, info)) {
+  if (!decoder_->decode_chunk(data, info, chunk_shape_)) {
     fail(Outcome::malformed, "stream chunk is not valid JSON: " + excerpt(data));
     return;
   }
   switch (info.kind) {
-    case ChunkInfo::Kind::token:
-      rec_->token_ns.push_back(t_ns);  // capacity reserved per request: no allocation per token
-      if (keep_text_) rec_->generated_text.append(info.text);
-      rec_->saw_text = rec_->saw_text || !info.text.empty();
-      saw_finish_ = saw_finish_ || info.finished;
-      if (info.finished) rec_->finish_reason = finish_reason_from(info.finish_reason);
-      break;
+    case ChunkInfo::Kind::token: on_token(info.text, info.finished, info.finish_reason, t_ns); break;
     case ChunkInfo::Kind::done: saw_done_ = true; break;
     case ChunkInfo::Kind::error:
       fail(Outcome::http_error, "error event in the stream: " + excerpt(info.error_message));

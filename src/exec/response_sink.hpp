@@ -33,6 +33,7 @@ class ResponseSink {
 
  private:
   void on_event(std::string_view data, Nanos t_ns);
+  void on_token(std::string_view text, bool finished, std::string_view finish_reason, Nanos t_ns);
   void fail(Outcome outcome, std::string error);
   void finish_counts();
   void keep_server_timings(const ChunkInfo& info);
@@ -41,6 +42,7 @@ class ResponseSink {
   bool keep_text_;
   RequestRecord* rec_ = nullptr;
   SseParser sse_parser_;
+  ChunkShape chunk_shape_;  // this connection's last plain token chunk (kept across its requests)
   std::string body_;  // non-streaming or error bodies (bounded for errors)
   std::string reason_;
   bool sse_ = false;

@@ -1,6 +1,9 @@
 // The dispatcher: the caller's thread owns the schedule (absolute deadlines t0 + offset_i) and the
-// FIFO concurrency limit, hands requests to the least-loaded worker, and wakes on completions,
-// on the next due send, on the progress tick, and on request_stop().
+// FIFO concurrency limit, hands requests to the least-loaded worker, and wakes on the next due
+// send, on the progress tick, on request_stop(), and on those completions it has to act on. A
+// completion that frees a slot while the next request is already due starts that request on the
+// finishing worker itself (a closed loop's every completion): on one core, waking the dispatcher
+// and having it post the request back to the worker were two thread switches per request.
 #include "exec/runner.hpp"
 
 #include <fmt/format.h>
@@ -10,6 +13,7 @@
 #include <condition_variable>
 #include <deque>
 #include <mutex>
+#include <optional>
 #include <stdexcept>
 #include <thread>
 
@@ -45,26 +49,15 @@ struct Runner::Impl {
   std::int64_t output_tokens = 0;
   std::mutex record_mu;  // serialises the record callback: workers call it, it need not be thread-safe
   const RecordCallback* on_record = nullptr;
+  StageLoop* loop = nullptr;  // the running stage's dispatch state (under mu); null between stages
 
-  void finished(RequestRecord& rec);
+  void finished(RequestRecord& rec, std::size_t worker);
   Worker& pick_worker();
-};
 
-void Runner::Impl::finished(RequestRecord& rec) {
-  {
-    std::lock_guard<std::mutex> lk(record_mu);
-    if (on_record != nullptr && *on_record) (*on_record)(rec);
-  }
-  {
-    std::lock_guard<std::mutex> lk(mu);
-    ++done;
-    if (in_flight == slot_limit) free_since_ns = now_ns();
-    --in_flight;
-    if (!rec.ok()) ++failed;
-    output_tokens += rec.output_tokens;
-  }
-  cv.notify_one();
-}
+  // The workers first: their threads call finished(), which takes mu and notifies cv, and members
+  // are destroyed in reverse order of declaration, which would end mu and cv before the threads.
+  ~Impl() { workers.clear(); }
+};
 
 Worker& Runner::Impl::pick_worker() {
   // A worker with an idle kept-alive connection first (no new socket), else the least loaded one;
@@ -125,8 +118,9 @@ int resolved_threads(const ClientOptions& opt) noexcept {
 Runner::Runner(ClientOptions opt) : impl_(std::make_unique<Impl>(std::move(opt))) {
   const int threads = resolved_threads(impl_->opt);
   for (int i = 0; i < threads; ++i) {
+    const auto w = static_cast<std::size_t>(i);
     impl_->workers.push_back(std::make_unique<Worker>(
-        impl_->opt, [impl = impl_.get()](RequestRecord& rec) { impl->finished(rec); }));
+        impl_->opt, [impl = impl_.get(), w](RequestRecord& rec) { impl->finished(rec, w); }));
   }
 }
 
@@ -235,18 +229,29 @@ struct StageLoop {
     n = next;
   }
   Nanos offset_of(std::size_t k) const { return in.requests[k % in.requests.size()].offset_ns; }
+  // The next request may go at `now`: one is left, a slot is free, it is due, the duration bound has
+  // not passed, and no stop was asked for (the dispatcher's handle_stop runs before its own sends).
+  bool next_may_go(Nanos now) const {
+    return next < n && m.in_flight < limit && now >= t0 + offset_of(next) && (deadline == 0 || now < deadline) &&
+           !m.stop.load(std::memory_order_relaxed);
+  }
+  // Takes the next request (next_may_go was true), counted in flight: its record and job.
+  Job take_next() {
+    ++m.in_flight;
+    RequestRecord& rec = records.emplace_back(make_record(in, next));
+    // It could have gone when it was due, or when a slot freed after that: the rest is the client's lag.
+    if (m.free_since_ns > t0 + offset_of(next)) rec.slot_free_ns = m.free_since_ns - t0;
+    std::string_view id = in.requests[next % in.requests.size()].id;
+    if (next >= in.requests.size()) id = cycled_ids.emplace_back(stage_request_id(in, next));
+    const Job job{&rec, &body_of(in, next), id, t0};
+    ++next;
+    ++sent;
+    return job;
+  }
   // Sends every request that is due while a slot is free (FIFO in schedule order).
   Nanos dispatch_due(Nanos now) {
-    while (next < n && m.in_flight < limit && now >= t0 + offset_of(next) && (deadline == 0 || now < deadline)) {
-      ++m.in_flight;
-      RequestRecord& rec = records.emplace_back(make_record(in, next));
-      // It could have gone when it was due, or when a slot freed after that: the rest is the client's lag.
-      if (m.free_since_ns > t0 + offset_of(next)) rec.slot_free_ns = m.free_since_ns - t0;
-      std::string_view id = in.requests[next % in.requests.size()].id;
-      if (next >= in.requests.size()) id = cycled_ids.emplace_back(stage_request_id(in, next));
-      m.pick_worker().submit(Job{&rec, &body_of(in, next), id, t0});
-      ++next;
-      ++sent;
+    while (next_may_go(now)) {
+      m.pick_worker().submit(take_next());
       now = now_ns();
     }
     return now;
@@ -259,6 +264,37 @@ struct StageLoop {
     return wake;
   }
 };
+
+// On worker `w`'s thread, once `rec` is final. The finishing worker sends the next request itself
+// when the slot it freed lets a due one go (it has the connection it just used idle, so no socket
+// beyond the limit opens). The dispatcher is woken only when it has something to do: the stage's
+// last request finished, or a slot freed that it waits for and nobody took.
+void Runner::Impl::finished(RequestRecord& rec, std::size_t w) {
+  {
+    std::lock_guard<std::mutex> lk(record_mu);
+    if (on_record != nullptr && *on_record) (*on_record)(rec);
+  }
+  std::optional<Job> job;
+  bool wake = true;
+  {
+    std::lock_guard<std::mutex> lk(mu);
+    const bool was_full = in_flight == slot_limit;
+    ++done;
+    if (was_full) free_since_ns = now_ns();
+    --in_flight;
+    if (!rec.ok()) ++failed;
+    output_tokens += rec.output_tokens;
+    if (loop != nullptr) {
+      if (loop->next_may_go(now_ns())) job = loop->take_next();
+      wake = done >= loop->n || (was_full && loop->next < loop->n && !job);
+    }
+    // Under the lock: once it is released the dispatcher may see the stage done and return, and
+    // the runner (and cv with it) may be gone before a notify after the lock.
+    if (wake) cv.notify_one();
+  }
+  // Outside the lock: the new request's coroutine starts on this thread after this one returns.
+  if (job) workers[w]->submit(*job);
+}
 
 namespace {
 
@@ -311,6 +347,7 @@ StageOutput Runner::run_stage(const StageInput& in, const RecordCallback& on_rec
   if (in.issue_for_ns > 0) loop.deadline = loop.t0 + in.issue_for_ns;
   loop.next_progress = loop.t0 + kProgressEveryNs;
   std::unique_lock<std::mutex> lk(m.mu);
+  m.loop = &loop;
   while (m.done < loop.n) {
     loop.handle_stop(now_ns());
     loop.handle_deadline(now_ns());
@@ -327,6 +364,7 @@ StageOutput Runner::run_stage(const StageInput& in, const RecordCallback& on_rec
     if (wake > now) m.cv.wait_until(lk, to_time_point(wake));
   }
   const Progress last = loop.progress(now_ns());
+  m.loop = nullptr;
   lk.unlock();
   out.aborted = loop.aborted;
   if (loop.out_of_time) out.issue_end_ns = loop.deadline - loop.t0;

@@ -26,8 +26,6 @@ namespace {
 namespace asio = boost::asio;
 using Clock = std::chrono::steady_clock;
 
-constexpr std::size_t kBodyScratch = 16 * 1024;  // de-chunked body bytes per parser step
-
 Clock::duration to_duration(double s) {
   return std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(s));
 }
@@ -45,9 +43,8 @@ struct Worker::Impl {
   std::optional<Dialer> dialer;  // set unless the streams come from a test's factory
   StreamDecoder decoder;
   std::string head_prefix;  // request line and fixed headers, built once
-  std::vector<char> body_scratch = std::vector<char>(kBodyScratch);
   bool cancelling = false;
-  ExchangeContext ctx{opt, body_scratch, cancelling};
+  ExchangeContext ctx{opt, cancelling};
   std::optional<ConnectionPool> pool;
   std::vector<std::string> secrets;  // header values that must never reach an output (API keys)
   std::thread thread;

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "core/clock.hpp"
+#include "metrics/token_times.hpp"
 
 namespace sb {
 
@@ -70,7 +71,7 @@ struct RequestRecord {
   // When a --max-concurrency slot freed up for it after its intended time; 0: a slot was free when it
   // was due. sent − max(intended, slot_free) is the client's own dispatch lag (metrics/client_use.hpp).
   Nanos slot_free_ns = 0;
-  std::vector<Nanos> token_ns;  // arrival time of every token event (non-empty `choices`), in order
+  TokenTimes token_ns;          // arrival time of every token event (non-empty `choices`), in order; 4 bytes each
 
   int dataset_prompt_tokens = -1;  // what the dataset said
   int expected_output_tokens = 0;  // max_tokens requested

@@ -84,6 +84,17 @@ struct WindowSamples {
 
 WindowSamples latency_samples(const std::vector<RequestRecord>& records, Nanos a, Nanos b) {
   WindowSamples x;
+  // Exact sizes first: these lists are the stage's largest temporaries (8 bytes per token event).
+  std::size_t n = 0, gaps = 0;
+  for (const RequestRecord& r : records) {
+    if (!succeeded(r) || r.sent_ns < a || r.sent_ns > b) continue;
+    ++n;
+    gaps += r.token_ns.size() - 1;
+  }
+  x.ttft.reserve(n);
+  x.e2el.reserve(n);
+  x.tpot.reserve(n);
+  x.itl.reserve(gaps);
   for (const RequestRecord& r : records) {
     if (!succeeded(r) || r.sent_ns < a || r.sent_ns > b) continue;
     const double ttft_s = ns_to_s(r.ttft_ns()), e2el_s = ns_to_s(r.latency_ns());
@@ -160,12 +171,14 @@ SteadyState steady_window(const std::vector<RequestRecord>& records, const Stead
   SteadyState s;
   s.duration_bounded = p.duration_bounded;
   std::vector<Span> spans;
+  spans.reserve(records.size());
   for (const RequestRecord& r : records)
     if (r.was_sent) spans.push_back({r.sent_ns, std::max(r.done_ns, r.sent_ns)});
   const int sent = static_cast<int>(spans.size());
   if (p.load.open_loop() && p.load.request_rate > 0) s.rate_fraction = whole_stage_throughput / p.load.request_rate;
   if (!p.load.open_loop()) s.target_in_flight = std::min(p.load.max_concurrency.value_or(sent), sent);
-  const auto ev = in_flight_steps(spans);
+  auto ev = in_flight_steps(spans);
+  std::vector<Span>().swap(spans);
   const auto bounds = sent >= 2 ? window_bounds(records, ev, p, s.target_in_flight) : std::nullopt;
   if (!bounds) return s;
   const auto [a, b] = *bounds;
@@ -189,6 +202,7 @@ SteadyState steady_window(const std::vector<RequestRecord>& records, const Stead
   // Little's law L = lambda W, every outcome counted, as in-flight counts every sent request.
   const double lambda_per_ns = s.completed / len_ns, mean_w_ns = s.started > 0 ? busy_ns / s.started : 0;
   s.littles_law_ratio = s.mean_in_flight > 0 ? lambda_per_ns * mean_w_ns / s.mean_in_flight : 0;
+  decltype(ev)().swap(ev);  // freed before the latency samples, the larger temporaries, are made
 
   WindowSamples x = latency_samples(records, a, b);
   s.ttft = metric_stats_ms(x.ttft, p.percentiles);

@@ -22,6 +22,16 @@ struct Samples {
   std::vector<double> lag_ms, dispatch_lag_ms;
   std::vector<double> in_req, in_got, out_req, out_got;
   std::vector<Interval> ok_spans, all_spans;
+
+  // Exact sizes up front: growing by doubling would hold up to twice each list at the stage's end,
+  // when the records are all in memory too (issue 13: memory per request).
+  void reserve(std::size_t requests, bool open_loop) {
+    for (auto* v : {&ttft, &tpot, &e2el, &queue, &e2el_with_queue, &in_req, &in_got, &out_req, &out_got}) v->reserve(requests);
+    if (open_loop)
+      for (auto* v : {&ttft_intended, &e2el_intended, &lag_ms, &dispatch_lag_ms}) v->reserve(requests);
+    ok_spans.reserve(requests);
+    all_spans.reserve(requests);
+  }
 };
 
 std::vector<double> percentile_set(const std::vector<double>& requested) {
@@ -111,7 +121,8 @@ Samples fold_records(const std::vector<RequestRecord>& records, const SummarizeP
   Samples x;
   std::size_t token_events = 0;
   for (const RequestRecord& r : records) token_events += r.token_ns.size();
-  x.itl.reserve(token_events);  // the pooled ITL list is the only large one (one per token event)
+  x.itl.reserve(token_events);  // the pooled ITL list is the largest (one per token event)
+  x.reserve(records.size(), p.load.open_loop());
   int good = 0;
   const char* source = nullptr;
   for (const RequestRecord& r : records) {

@@ -7,6 +7,8 @@
 #include <filesystem>
 #include <random>
 
+#include "pipeline/shard_plan.hpp"
+
 namespace sb::pipeline {
 
 namespace {
@@ -61,6 +63,7 @@ Problems validate(const RunConfig& c) {
   if (c.repeats < 1 || c.repeats > 1000) out.push_back({"repeats", fmt::format("must be in [1, 1000], got {}", c.repeats)});
   if (c.max_failure_ratio && !(*c.max_failure_ratio >= 0 && *c.max_failure_ratio <= 1))
     out.push_back({"max_failure_ratio", "must be in [0, 1]"});
+  append(out, validate_shard(c));  // --shard I/N (docs/distributed.md)
   return out;
 }
 

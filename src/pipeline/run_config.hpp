@@ -10,6 +10,7 @@
 #include "core/problem.hpp"
 #include "dataset/dataset.hpp"
 #include "exec/runner.hpp"
+#include "load/shard.hpp"
 #include "load/staircase.hpp"
 #include "protocol/request_builder.hpp"
 #include "target/engine.hpp"
@@ -56,6 +57,9 @@ struct RunConfig {
   std::vector<double> metric_percentiles{99};
   std::map<std::string, double> goodput_slo_ms;
   bool save_result = false, save_detailed = false, disable_tqdm = false;
+  // --wall-clock-times: report the wall clock even when the server (servebench sim --time-scale K)
+  // runs K times faster than the GPU it models; by default such a run reports modelled times.
+  bool wall_clock_times = false;
   std::string result_dir;                   // "" = current directory
   std::optional<std::string> result_filename;
   std::vector<std::pair<std::string, std::string>> metadata;
@@ -71,6 +75,12 @@ struct RunConfig {
   // During the stages, off the hot path (src/telemetry/, docs/run.md "Server metrics and GPU telemetry")
   std::optional<telemetry::ScrapeTarget> scrape_metrics;  // --scrape-metrics; the run adds its headers
   telemetry::GpuTool gpu_telemetry = telemetry::GpuTool::off;  // --gpu-telemetry
+
+  // Sharded runs (docs/distributed.md): this process sends its slice of the plan (load/shard.hpp).
+  ShardSpec shard;                              // --shard I/N, or JOB_COMPLETION_INDEX + SERVEBENCH_SHARDS
+  std::optional<std::int64_t> start_at_unix_ns; // --start-at: the first stage starts at this instant
+  std::string barrier_dir;                      // --barrier-dir: shared folder; "" = the --output-json folder
+  double barrier_timeout_s = 600;               // --barrier-timeout-s: wait for the other shards at most this
 };
 
 // Every problem with the configuration, by field path ("dataset.num_prompts", "load.ramp.end_rps",

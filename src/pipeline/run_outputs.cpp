@@ -9,6 +9,7 @@
 #include "core/error.hpp"
 #include "pipeline/run_analysis.hpp"
 #include "report/csv_table.hpp"
+#include "report/shard_json.hpp"
 #include "report/sweep_json.hpp"
 #include "report/vllm_result.hpp"
 #include "report/repeat_text.hpp"
@@ -61,6 +62,7 @@ RunOutputs::RunOutputs(const RunConfig& cfg, const RunContext& ctx) : cfg_(cfg),
   if (!cfg_.requests_jsonl.empty()) {
     try {
       jsonl_ = std::make_unique<JsonlSink>(cfg_.requests_jsonl);
+      if (cfg_.shard.sharded()) jsonl_->set_shard(cfg_.shard.index);
     } catch (const UserError& e) {
       throw UserError(fmt::format("--requests-jsonl: {}", e.what()));
     }
@@ -141,6 +143,8 @@ results::RunInfo RunOutputs::run_info(bool aborted) const {
   info.load_mode = ctx_.load_mode;
   info.config_json = ctx_.config_json;
   info.aborted = aborted;
+  info.server_time_scale = ctx_.server_time_scale;
+  info.time_factor = ctx_.time_factor;
   return info;
 }
 
@@ -153,7 +157,8 @@ void RunOutputs::write_sweep(bool aborted, nlohmann::ordered_json analysis) {
   meta.load_search = load_search_;
   if (!cfg_.requests_jsonl.empty()) meta.requests_file = relative_to_doc(cfg_.requests_jsonl, cfg_.output_json);
   if (cfg_.repeats > 1) meta.repeats = report::repeat_spread_json(analyze::repeat_spread(stages_), cfg_.repeats);
-  const auto doc = sweep_json(ctx_, stages_, meta);
+  auto doc = sweep_json(ctx_, stages_, meta);
+  if (cfg_.shard.sharded()) doc["shard"] = report::shard_json(shard_.value_or(ShardRecord{cfg_.shard, "", cfg_.start_at_unix_ns, {}}));
   const bool ok = guarded(cfg_.output_json, [&] {
     try {
       write_sweep_json(cfg_.output_json, doc);

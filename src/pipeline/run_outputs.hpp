@@ -13,6 +13,7 @@
 #include "pipeline/run_analysis.hpp"
 #include "pipeline/run_config.hpp"
 #include "load/load_search.hpp"
+#include "load/shard.hpp"
 #include "results/from_summaries.hpp"
 #include "metrics/request_record.hpp"
 #include "metrics/stage_summary.hpp"
@@ -38,6 +39,8 @@ class RunOutputs {
   void stage_done(const StageSummary& s, const std::vector<RequestRecord>& records);
   // The search's record, written into the sweep document from the next write on.
   void set_load_search(const LoadSearchRecord& r) { load_search_ = r; }
+  // --shard: the shard's record, written as the document's `shard` from the next write on.
+  void set_shard(const ShardRecord& r) { shard_ = r; }
   // At the end (also after Ctrl-C): final sweep document with `aborted`, and, when the run was not
   // aborted and has at least 2 stages, its analysis, which is also returned (nullopt: none). vLLM
   // files that failed are tried once more; the JSONL is closed (and its close checked).
@@ -69,6 +72,7 @@ class RunOutputs {
   const report::RunContext& ctx_;
   std::vector<StageSummary> stages_;
   std::optional<LoadSearchRecord> load_search_;
+  std::optional<ShardRecord> shard_;
   std::unique_ptr<report::JsonlSink> jsonl_;
   std::vector<std::string> written_;
   std::vector<std::string> used_names_;          // vLLM file names of this run, to keep them unique

@@ -8,12 +8,15 @@
 #include <unordered_map>
 
 #include "pipeline/output_paths.hpp"
+#include "pipeline/modelled_time.hpp"
 #include "pipeline/output_recount.hpp"
 #include "report/remedies.hpp"
 #include "pipeline/run_outputs.hpp"
 #include "pipeline/run_prepare.hpp"
 #include "pipeline/run_progress.hpp"
 #include "pipeline/run_telemetry.hpp"
+#include "pipeline/shard_plan.hpp"
+#include "pipeline/shard_run.hpp"
 #include "report/telemetry_text.hpp"
 #include "pipeline/stage_bounds.hpp"
 #include "pipeline/steady_stage.hpp"
@@ -101,6 +104,7 @@ namespace {
 struct StageWork {
   StageWorkload workload;
   StageInput in;
+  std::vector<std::uint32_t> global_index;  // --shard: each kept request's index in the whole stage
 };
 
 // `ordinal` numbers the stage across --repeats passes, so a later pass draws fresh prompts too.
@@ -116,7 +120,8 @@ StageWork stage_input(const RunConfig& cfg, const Prepared& p, const StagePlan& 
   const bool several = p.staircase.stages.size() > 1 || cfg.load.search || cfg.repeats > 1;
   const ScheduleParams sp{n, plan.load.request_rate, plan.load.burstiness, cfg.dataset.seed};
   const RampUp& ramp = cfg.load.ramp;
-  const std::vector<Nanos> offsets = ramp.kind == RampKind::none ? make_schedule(sp) : make_ramp_schedule(sp, ramp);
+  std::vector<Nanos> offsets = ramp.kind == RampKind::none ? make_schedule(sp) : make_ramp_schedule(sp, ramp);
+  to_wall_offsets(offsets, p.ctx.time_factor);  // planned in the modelled GPU's time
   in.requests.reserve(n);
   for (std::size_t i = 0; i < n; ++i) {
     const RequestSpec& spec = specs[i % size];  // more arrivals than prompts: reused
@@ -129,6 +134,8 @@ StageWork stage_input(const RunConfig& cfg, const Prepared& p, const StagePlan& 
   }
   in.max_concurrency = plan.load.max_concurrency;
   bound_stage(cfg, plan, in);  // closed loop with --stage-seconds: the runner's duration bound
+  if (in.issue_for_ns > 0) in.issue_for_ns = to_wall_ns(in.issue_for_ns, p.ctx.time_factor);
+  if (cfg.shard.sharded()) work.global_index = slice_stage(cfg.shard, in);  // docs/distributed.md
   return work;
 }
 
@@ -179,8 +186,9 @@ std::optional<double> run_preflight_request(const RunConfig& cfg, const Prepared
                   ExitCode::unreachable);
 }
 
+// `use` is measured before the records go to modelled time (modelled_time.hpp): it is the client's.
 StageSummary summarize_stage(const RunConfig& cfg, const Prepared& p, const StagePlan& plan,
-                             const StageOutput& out) {
+                             const StageOutput& out, const ClientUse& use) {
   SummarizeParams sp;
   sp.stage_index = plan.index;
   sp.load = plan.load;
@@ -195,7 +203,7 @@ StageSummary summarize_stage(const RunConfig& cfg, const Prepared& p, const Stag
   if (out.issue_end_ns >= 0 || (cfg.stage_seconds && !cfg.prompts_bound_stages))
     sp.num_prompts = static_cast<int>(out.records.size());
   StageSummary s = summarize(out.records, sp);
-  apply_client_use(s, client_use(out.records, out.client_times, cfg.client_ceiling));
+  apply_client_use(s, use);
   add_steady_state(cfg, out, s);
   return s;
 }
@@ -224,13 +232,15 @@ struct StageEnv {
   std::size_t stage_count;  // for the progress line: the list's length or the search's budget
   int repeat = 0;           // --repeats: the pass of the staircase
   RunTelemetry* telemetry = nullptr;  // --scrape-metrics / --gpu-telemetry; null when neither
+  ShardRun* shard = nullptr;          // --shard I/N with N > 1; null otherwise
 };
 
-StageRun run_one_stage(const StageEnv& env, const StagePlan& plan) {
-  const auto& [cfg, p, runner, outputs, io, stage_count, repeat, telemetry] = env;
-  const StageWork work =
-      stage_input(cfg, p, plan, repeat, static_cast<std::size_t>(repeat) * stage_count + plan.index);
+StageRun run_one_stage(const StageEnv& env, const StagePlan& whole) {
+  const auto& [cfg, p, runner, outputs, io, stage_count, repeat, telemetry, shard] = env;
+  const std::size_t ordinal = static_cast<std::size_t>(repeat) * stage_count + whole.index;
+  const StageWork work = stage_input(cfg, p, whole, repeat, ordinal);
   const StageInput& in = work.in;
+  const StagePlan plan = cfg.shard.sharded() ? shard_stage_plan(whole, in) : whole;  // a shard's summary is its own
   print_stage_header(p.ctx, plan, io);
   ProgressLine progress(io.err, io.progress && !cfg.disable_tqdm && isatty(fileno(io.err)),
                         stage_view(p.staircase, plan, stage_count));
@@ -239,16 +249,24 @@ StageRun run_one_stage(const StageEnv& env, const StagePlan& plan) {
   // A map: cycled stages (--stage-seconds) issue more requests than listed. The runner calls
   // on_record one at a time.
   std::unordered_map<std::uint32_t, int> recounted;
+  const double k = p.ctx.time_factor;
   auto on_record = [&](const RequestRecord& r) {
-    if (!p.local_tokenizer || !needs_output_recount(r)) {
+    const bool recount = p.local_tokenizer && needs_output_recount(r);
+    if (!recount && k == 1 && !cfg.shard.sharded()) {
       outputs.append_record(plan.index, stage_request_id(in, r.index), r);
       return;
     }
     RequestRecord copy = r;
-    recount_output_tokens(*p.tokenizer, copy, false);
-    recounted[r.index] = copy.output_tokens;
+    to_modelled(copy, k);
+    // A shard's JSONL holds the request's index in the whole stage: the union of the shards is the plan.
+    if (cfg.shard.sharded()) copy.index = work.global_index[r.index];
+    if (recount) {
+      recount_output_tokens(*p.tokenizer, copy, false);
+      recounted[r.index] = copy.output_tokens;
+    }
     outputs.append_record(plan.index, stage_request_id(in, r.index), copy);
   };
+  const std::int64_t planned_unix_ns = shard ? shard->before_stage(ordinal) : 0;
   if (telemetry) telemetry->begin_stage();
   StageOutput out = runner.run_stage(in, on_record, [&](const Progress& pr) { progress.update(pr); });
   progress.clear();
@@ -259,11 +277,20 @@ StageRun run_one_stage(const StageEnv& env, const StagePlan& plan) {
     }
     if (!cfg.save_detailed) std::string().swap(r.generated_text);
   }
+  const ClientUse use = client_use(out.records, out.client_times, cfg.client_ceiling);
+  const Nanos wall_end_ns = out.end_ns;
+  to_modelled(out, k);
   StageRun run;
-  run.summary = summarize_stage(cfg, p, plan, out);
+  run.summary = summarize_stage(cfg, p, plan, out, use);
+  // The stage's place on the wall clock stays the wall clock's: profiler traces and telemetry align to it.
+  run.summary.end_unix_s = static_cast<double>(p.ctx.clock_anchor.to_unix_ns(out.t0_ns + wall_end_ns)) / 1e9;
   run.summary.repeat = repeat;
   run.summary.prompt_selection = to_string(work.workload.selection);
-  if (telemetry) telemetry->end_stage(run.summary);
+  if (telemetry) telemetry->end_stage(run.summary, k);
+  if (shard) {
+    shard->after_stage(whole, plan, planned_unix_ns, p.ctx.clock_anchor.to_unix_ns(out.t0_ns));
+    outputs.set_shard(shard->record());
+  }
   outputs.stage_done(run.summary, out.records);
   print(io.out, format_failed_requests(out.records) + format_console_summary(run.summary, console_options(cfg)) +
                    format_steady_summary(run.summary) + report::format_stage_telemetry(run.summary) +
@@ -275,7 +302,7 @@ StageRun run_one_stage(const StageEnv& env, const StagePlan& plan) {
 // Runs the stages `source` gives until it is done, a stage fails too often (returns true) or the
 // run is stopped; each summary goes into result.stages (in load order for a searched run).
 bool run_stages(const StageEnv& env, StageSource& source, std::stop_token stop, RunResult& result) {
-  const auto& [cfg, p, runner, outputs, io, stage_count, repeat, telemetry] = env;
+  const auto& [cfg, p, runner, outputs, io, stage_count, repeat, telemetry, shard] = env;
   const std::size_t first = result.stages.size();  // this pass's stages (--repeats: earlier passes stay put)
   bool failures = false;
   while (!stop.stop_requested()) {
@@ -334,13 +361,17 @@ RunResult run(const RunConfig& cfg, const RunIo& io, std::stop_token stop) {
   std::stop_callback stop_runner(stop, [&runner] { runner.request_stop(); });
   if (!stop.stop_requested()) run_warmups(cfg, p, runner, io);
   RunTelemetry telemetry(cfg, request_headers(cfg), io);  // after the warm-ups: they are no stage's
+  // --shard I/N: stage starts aligned with the other shards; --start-at alone: a one-shard run, timed
+  // as each shard is (the first stage at that instant, a barrier's pause between stages).
+  std::optional<ShardRun> shard;
+  if (cfg.shard.sharded() || cfg.start_at_unix_ns) shard.emplace(cfg, p, stop);
   bool failures = false;
   for (int repeat = 0; repeat < cfg.repeats && !failures && !stop.stop_requested(); ++repeat) {  // --repeats
     if (cfg.repeats > 1) note(io, format_repeat_header(repeat, cfg.repeats));
     // Stages come from the fixed list, or one at a time from the knee search (--concurrency auto).
     StageSource source(cfg.load, p.staircase, static_cast<int>(p.dataset.requests.size()), one_request_s);
     failures = run_stages({cfg, p, runner, outputs, io, source.planned_count(), repeat,
-                           telemetry.active() ? &telemetry : nullptr},
+                           telemetry.active() ? &telemetry : nullptr, shard ? &*shard : nullptr},
                           source, stop, result);
   }
   result.aborted = stop.stop_requested();

@@ -12,6 +12,7 @@
 #include "pipeline/run_config_json.hpp"
 #include "pipeline/stage_workload.hpp"
 #include "report/engine_text.hpp"
+#include "report/time_scale_text.hpp"
 #include "core/error.hpp"
 #include "target/preflight.hpp"
 #include "target/server_tokenizer.hpp"
@@ -83,22 +84,15 @@ Dataset load_with_server_tokenizer(const DatasetConfig& d, const ServerTokenizer
   return ds;
 }
 
-RunContext make_context(const RunConfig& cfg, const PreflightResult& pf, const Prepared& p) {
-  RunContext ctx;
+}  // namespace
+
+void fill_workload_context(const RunConfig& cfg, const Staircase& staircase, RunContext& ctx) {
   ctx.backend = cfg.backend;
   ctx.label = cfg.label;
-  // As vLLM benchmarks/serve.py: model_id is --model, else the served entry's root (the model path), else its id.
-  ctx.model_id = cfg.model ? *cfg.model : (pf.model_root.empty() ? pf.model_id : pf.model_root);
-  ctx.served_model_name = pf.model_id;
-  ctx.engine = engine_name(pf.engine.engine);
-  ctx.engine_clue = clue_name(pf.engine.clue);
-  ctx.engine_version = pf.engine.version;
-  ctx.tokenizer_id = p.tokenizer ? (cfg.tokenizer ? *cfg.tokenizer : p.tokenizer->name()) : "";
-  ctx.base_url = cfg.base_url;
   ctx.endpoint = cfg.client.path;
   ctx.num_prompts = cfg.dataset.num_prompts;
-  ctx.load_mode = p.staircase.mode;
-  for (const StagePlan& s : p.staircase.stages) ctx.load_values.push_back(s.load_value);
+  ctx.load_mode = staircase.mode;
+  for (const StagePlan& s : staircase.stages) ctx.load_values.push_back(s.load_value);
   ctx.metric_percentiles = cfg.metric_percentiles;
   ctx.percentile_metrics = cfg.percentile_metrics;
   ctx.goodput_slo_ms = cfg.goodput_slo_ms;
@@ -111,8 +105,25 @@ RunContext make_context(const RunConfig& cfg, const PreflightResult& pf, const P
   ctx.config_json = redacted_config_json(cfg, ctx.model_id);
   ctx.clock_anchor = ClockAnchor::now();
   ctx.clocks_at_start = HostClocks::now();
+}
+
+namespace {
+
+RunContext make_context(const RunConfig& cfg, const PreflightResult& pf, const Prepared& p) {
+  RunContext ctx;
+  // As vLLM benchmarks/serve.py: model_id is --model, else the served entry's root (the model path), else its id.
+  ctx.model_id = cfg.model ? *cfg.model : (pf.model_root.empty() ? pf.model_id : pf.model_root);
+  ctx.served_model_name = pf.model_id;
+  ctx.engine = engine_name(pf.engine.engine);
+  ctx.engine_clue = clue_name(pf.engine.clue);
+  ctx.engine_version = pf.engine.version;
+  ctx.tokenizer_id = p.tokenizer ? (cfg.tokenizer ? *cfg.tokenizer : p.tokenizer->name()) : "";
+  ctx.base_url = cfg.base_url;
+  fill_workload_context(cfg, p.staircase, ctx);
   ctx.client_threads = resolved_threads(cfg.client);
   ctx.client_ceiling = cfg.client_ceiling;
+  ctx.server_time_scale = pf.server_time_scale;
+  ctx.time_factor = cfg.wall_clock_times ? 1 : pf.server_time_scale;
   fill_environment(ctx);
   return ctx;
 }
@@ -178,6 +189,7 @@ Prepared prepare_run(const RunConfig& cfg, std::FILE* err) {
   p.bodies = build_request_bodies(cfg, pf.model_id, p.dataset.requests);
   p.staircase = plan_staircase(cfg.load, static_cast<int>(p.dataset.requests.size()));
   p.ctx = make_context(cfg, pf, p);
+  if (p.ctx.server_time_scale != 1) note(err, report::format_time_scale_note(p.ctx.server_time_scale, p.ctx.time_factor));
   return p;
 }
 

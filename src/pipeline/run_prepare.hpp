@@ -43,6 +43,10 @@ std::vector<std::string> build_request_bodies(const RunConfig& cfg, const std::s
 // Authorization first (vLLM order), then --header pairs, which replace a header of the same name.
 HeaderList request_headers(const RunConfig& c);
 
+// What a run's context takes from its configuration and planned staircase (label, load, percentiles,
+// ramp, metadata, redacted config under ctx.model_id, clocks); `run` and `predict` add the rest.
+void fill_workload_context(const RunConfig& cfg, const Staircase& staircase, report::RunContext& ctx);
+
 // Warnings and notes go to `err`, one line each.
 Prepared prepare_run(const RunConfig& cfg, std::FILE* err);
 

@@ -1,5 +1,6 @@
 #include "pipeline/run_telemetry.hpp"
 
+#include "pipeline/modelled_time.hpp"
 #include "metrics/ttft_breakdown.hpp"
 
 #include "core/error.hpp"
@@ -60,11 +61,12 @@ void RunTelemetry::begin_stage() {
   if (gpu_) gpu_from_ns_ = now_ns();
 }
 
-void RunTelemetry::end_stage(StageSummary& s) {
+void RunTelemetry::end_stage(StageSummary& s, double time_factor) {
   if (scraper_) {
     const Nanos to = scraper_->scrape_now().value_or(now_ns());
     const telemetry::ScrapeWindow w = scraper_->take(scrape_from_ns_, to);
     s.server = telemetry::server_window(w.samples, w.failed);
+    to_modelled(*s.server, time_factor);
     s.server->queue_side = telemetry::queue_side(s, *s.server);
     // Engines without per-request timings (vLLM) still split TTFT: from the stage's histogram means.
     if (!s.ttft_breakdown && s.server->prefill_time && s.server->prefill_time->count > 0 && s.completed > 0) {

@@ -21,7 +21,8 @@ class RunTelemetry {
   RunTelemetry(const RunConfig& cfg, const HeaderList& headers, const RunIo& io);
   bool active() const { return scraper_ != nullptr || gpu_ != nullptr; }
   void begin_stage();
-  void end_stage(StageSummary& s);
+  // `time_factor`: the run's modelled-time factor (modelled_time.hpp), applied to the server's latencies.
+  void end_stage(StageSummary& s, double time_factor = 1);
 
  private:
   std::unique_ptr<telemetry::MetricsScraper> scraper_;

@@ -19,7 +19,9 @@ std::vector<ServedModel> parse_models(std::string_view body, std::string_view wh
     std::string_view id, root;
     if (item["id"].get_string().get(id)) continue;  // entries without a string id are not models
     if (item["root"].get_string().get(root)) root = {};
-    models.push_back({std::string(id), std::string(root)});
+    double scale = 1;
+    if (item["servebench_time_scale"].get_double().get(scale) || !(scale > 0) || scale > 1e6) scale = 1;
+    models.push_back({std::string(id), std::string(root), scale});
   }
   return models;
 }

@@ -24,14 +24,15 @@ std::string_view trim(std::string_view s) {
   return s;
 }
 
-// A string or null (-> ""). Anything else is a decode error.
-bool read_text(od::value v, std::string_view& out) {
+// A string or null (-> ""). Anything else is a decode error. `json` is its raw token (empty for null).
+bool read_text(od::value v, std::string_view& out, std::string_view& json) {
   bool is_null = false;
   if (v.is_null().get(is_null)) return false;
   if (is_null) {
-    out = {};
+    out = json = {};
     return true;
   }
+  json = v.raw_json_token();
   return !v.get_string().get(out);
 }
 
@@ -147,7 +148,7 @@ bool read_message(od::value v, ChunkInfo& out) {
   for (auto field : obj) {
     std::string_view key;
     if (field.unescaped_key().get(key)) return false;
-    if (key == "content" && !read_text(field.value(), out.text)) return false;
+    if (key == "content" && !read_text(field.value(), out.text, out.text_json)) return false;
   }
   return true;
 }
@@ -158,7 +159,7 @@ bool read_choice(od::object obj, ChunkInfo& out) {
     std::string_view key;
     if (field.unescaped_key().get(key)) return false;
     if (key == "text") {
-      if (!read_text(field.value(), out.text)) return false;
+      if (!read_text(field.value(), out.text, out.text_json)) return false;
     } else if (key == "delta" || key == "message") {
       if (!read_message(field.value(), out)) return false;
     } else if (key == "finish_reason") {
@@ -314,6 +315,42 @@ bool StreamDecoder::decode_chunk(std::string_view payload, ChunkInfo& out) {
   // An event whose data is empty ("data:" alone, a keep-alive some proxies send) carries nothing.
   if (payload.empty()) return true;
   return impl_->decode(payload, out);
+}
+
+namespace {
+
+// A token chunk with nothing but its text: what ChunkShape may stand in for.
+bool is_plain_token_chunk(const ChunkInfo& c) {
+  return c.kind == ChunkInfo::Kind::token && !c.has_usage && c.prompt_tokens < 0 && c.completion_tokens < 0 &&
+         !c.finished && c.finish_reason.empty() && c.error_message.empty() && !c.has_timings && c.cached_tokens < 0;
+}
+
+}  // namespace
+
+bool StreamDecoder::match_shape(std::string_view payload, ChunkShape& shape, std::string_view& text) {
+  return shape.match(trim(payload), text);
+}
+
+bool StreamDecoder::decode_chunk(std::string_view payload, ChunkInfo& out, ChunkShape& shape) {
+  const std::string_view json = trim(payload);
+  std::string_view text;
+  if (shape.match(json, text)) {
+    out = ChunkInfo{};
+    out.kind = ChunkInfo::Kind::token;
+    out.text = text;
+    return true;
+  }
+  if (!decode_chunk(payload, out)) return false;
+  if (!is_plain_token_chunk(out) || out.text_json.empty()) return true;
+  // The text's bytes as written: the token without its trailing spaces and quotes. Only text that
+  // needed no unescaping reads the same there, and only that can be matched in place later.
+  std::string_view token = trim(out.text_json);
+  if (token.size() < 2 || token.front() != '"' || token.back() != '"') return true;
+  token = token.substr(1, token.size() - 2);
+  if (token != out.text) return true;
+  const auto at = static_cast<std::size_t>(token.data() - impl_->scratch.data());
+  if (at + token.size() <= json.size()) shape.learn(json, at, token.size());
+  return true;
 }
 
 bool StreamDecoder::decode_body(std::string_view body, ChunkInfo& out) {

@@ -7,6 +7,7 @@
 #include <string_view>
 
 #include "protocol/api.hpp"
+#include "protocol/chunk_shape.hpp"
 
 namespace sb {
 
@@ -31,6 +32,9 @@ struct ChunkInfo {
   bool has_timings = false;     // a `timings` object was present (llama.cpp)
   ChunkTimings timings;
   int cached_tokens = -1;       // usage.prompt_tokens_details.cached_tokens (vLLM, SGLang, OpenAI)
+  // Where `text` came from: its raw JSON token (quotes, then any spaces) in the decoder's copy of
+  // the payload; empty when the text was null or absent. Lets decode_chunk learn a ChunkShape.
+  std::string_view text_json;
 };
 
 class StreamDecoder {
@@ -41,6 +45,15 @@ class StreamDecoder {
   // to count. Returns false on malformed JSON: invalid syntax, control bytes, text after the object,
   // token counts that are not non-negative integers within int's range.
   bool decode_chunk(std::string_view payload, ChunkInfo& out);
+  // The same, and the same answer, skipping the JSON parse when `payload` has `shape` (a plain
+  // token chunk like the connection's previous one, but for its text); a plain token chunk decoded
+  // in full becomes the shape. A matched chunk's `text` views `payload` itself, not the decoder's
+  // copy: the payload must outlive `out` (the client reads it within the SSE event's callback).
+  bool decode_chunk(std::string_view payload, ChunkInfo& out, ChunkShape& shape);
+  // The first step of that: true when `payload` has `shape`, and then decode_chunk's whole answer
+  // is a token event whose text is `text` (a view into payload), every other field as defaulted.
+  // Lets the client count such an event without filling a ChunkInfo; false: call decode_chunk.
+  static bool match_shape(std::string_view payload, ChunkShape& shape, std::string_view& text);
   // Whole non-streaming body (stream=false): text, usage. Returns false on malformed JSON.
   bool decode_body(std::string_view body, ChunkInfo& out);
 

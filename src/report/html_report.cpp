@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <iterator>
 
 #include <nlohmann/json.hpp>
 
@@ -78,6 +80,55 @@ std::string run_section(const Document& doc, const RunView& r) {
   return out;
 }
 
+// The palette of html_report.js (light scheme), so a configuration's points match its curves.
+constexpr const char* kScatterPalette[] = {"#1f77b4", "#d62728", "#2ca02c", "#9467bd",
+                                           "#ff7f0e", "#17becf", "#8c564b", "#e377c2"};
+
+std::string svg_number(double v) { return std::to_string(static_cast<long long>(std::llround(v))); }
+
+// Plot area 520 x 300 px inside margins for the tick labels; ticks at 0, 1/4, ... of the range.
+std::string scatter_svg(const Scatter& sc) {
+  constexpr double kLeft = 70, kTop = 20, kWidth = 520, kHeight = 300;
+  double xmax = 0, ymax = 0;
+  for (const auto& p : sc.points) xmax = std::max(xmax, p.x), ymax = std::max(ymax, p.y);
+  xmax = xmax > 0 ? xmax * 1.05 : 1, ymax = ymax > 0 ? ymax * 1.05 : 1;
+  const auto px = [&](double x) { return kLeft + x / xmax * kWidth; };
+  const auto py = [&](double y) { return kTop + kHeight - y / ymax * kHeight; };
+  std::string out = "<figure class=\"scatter\"><figcaption>" + escape(sc.title) +
+                    "</figcaption><svg xmlns=\"http://www.w3.org/2000/svg\" width=\"640\" height=\"380\" "
+                    "viewBox=\"0 0 640 380\" role=\"img\" font-size=\"11\" fill=\"currentColor\">";
+  out += "<rect x=\"70\" y=\"20\" width=\"520\" height=\"300\" fill=\"none\" stroke=\"currentColor\" stroke-opacity=\"0.3\"/>";
+  char buf[64];
+  for (int k = 0; k <= 4; ++k) {
+    std::snprintf(buf, sizeof buf, "%.4g", xmax * k / 4);
+    out += "<text x=\"" + svg_number(px(xmax * k / 4)) + "\" y=\"336\" text-anchor=\"middle\">" + buf + "</text>";
+    std::snprintf(buf, sizeof buf, "%.4g", ymax * k / 4);
+    out += "<text x=\"64\" y=\"" + svg_number(py(ymax * k / 4) + 4) + "\" text-anchor=\"end\">" + buf + "</text>";
+  }
+  out += "<text x=\"330\" y=\"362\" text-anchor=\"middle\">" + escape(sc.x_label) + "</text>";
+  out += "<text x=\"14\" y=\"170\" text-anchor=\"middle\" transform=\"rotate(-90 14 170)\">" + escape(sc.y_label) +
+         "</text>";
+  for (const auto& p : sc.points) {
+    const char* color = kScatterPalette[p.series % std::size(kScatterPalette)];
+    out += "<circle class=\"" + std::string(p.dominated ? "dominated" : "frontier") + "\" cx=\"" + svg_number(px(p.x)) +
+           "\" cy=\"" + svg_number(py(p.y)) + "\" r=\"5\" stroke=\"" + color + "\" stroke-width=\"2\" fill=\"" +
+           (p.dominated ? "none" : color) + "\"><title>" + escape(p.label) + (p.dominated ? " (dominated)" : "") +
+           "</title></circle>";
+  }
+  out += "</svg><p class=\"scatter-legend\">";
+  for (std::size_t i = 0; i < sc.series.size(); ++i)
+    out += std::string(i ? " &middot; " : "") + "<span style=\"color:" + kScatterPalette[i % std::size(kScatterPalette)] +
+           "\">&#9679;</span> " + escape(sc.series[i]);
+  return out + "; hollow: dominated (another point is at least as good on both axes)</p></figure>\n";
+}
+
+json scatter_json(const Scatter& sc) {
+  json pts = json::array();
+  for (const auto& p : sc.points)
+    pts.push_back({{"series", p.series}, {"label", p.label}, {"x", p.x}, {"y", p.y}, {"dominated", p.dominated}});
+  return {{"title", sc.title}, {"x_label", sc.x_label}, {"y_label", sc.y_label}, {"series", sc.series}, {"points", pts}};
+}
+
 // What a reader needs before the charts: which runs are in scaled time, and each run's knee, once.
 std::string chart_set_head(const Document& doc) {
   std::string out = "<div class=\"chart-set-head\">\n";
@@ -121,6 +172,7 @@ std::string render(const Document& doc) {
   data["unlimited_x"] = doc.unlimited_x ? json(*doc.unlimited_x) : json(nullptr);
   data["runs"] = json::array();
   for (const auto& r : doc.runs) data["runs"].push_back(run_json(r));
+  if (doc.scatter) data["scatter"] = scatter_json(*doc.scatter);
   std::string out = "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
                     "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
                     "<meta name=\"color-scheme\" content=\"light dark\">\n<title>" + escape(doc.title) +
@@ -129,6 +181,8 @@ std::string render(const Document& doc) {
   if (doc.comparison) {
     out += "<h2>comparison</h2>\n" + table_html(doc.comparison->header, doc.comparison->rows, "compare", doc.comparison->caption);
   }
+  for (const auto& t : doc.tables) out += table_html(t.header, t.rows, "compare", t.caption);
+  if (doc.scatter) out += scatter_svg(*doc.scatter);
   if (!doc.notes.empty()) {
     out += "<ul class=\"notes\">";
     for (const auto& n : doc.notes) out += "<li>" + escape(n) + "</li>";

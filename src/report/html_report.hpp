@@ -41,6 +41,21 @@ struct Table {
   std::string caption;  // how to read a cell; "" for none
 };
 
+// A scatter drawn as inline SVG (tune's Pareto view): points coloured by series (the run palette),
+// dominated ones hollow. Coordinates as given; axes from 0 to the largest value.
+struct ScatterPoint {
+  std::size_t series = 0;  // index into Scatter::series and the palette
+  std::string label;       // tooltip: "max_num_seqs=128 c=16"
+  double x = 0, y = 0;
+  bool dominated = false;
+};
+
+struct Scatter {
+  std::string title, x_label, y_label;
+  std::vector<std::string> series;
+  std::vector<ScatterPoint> points;
+};
+
 struct Document {
   std::string title = "servebench report";
   std::string x_label = "concurrency";
@@ -51,6 +66,8 @@ struct Document {
   std::vector<std::string> table_header;
   std::vector<RunView> runs;
   std::optional<Table> comparison;    // compare: the before/after table
+  std::vector<Table> tables;          // tune: more tables after it (each headed by its caption)
+  std::optional<Scatter> scatter;     // tune: the Pareto view, after the tables
   std::vector<std::string> notes;     // compare: equivalence warnings, hints, gate results
 };
 

@@ -11,6 +11,7 @@
 
 #include "report/analysis_text.hpp"
 #include "report/server_side_text.hpp"
+#include "report/time_scale_text.hpp"
 #include "report/workload_text.hpp"
 
 namespace sb::report {
@@ -63,6 +64,8 @@ constexpr ChartSeries kChartSeries[] = {
 // faster than the GPU it models (docs/results-format.md): the run's latencies are K times shorter
 // than that GPU's and must not be read as its figures.
 std::string time_scale_note(const results::Run& run) {
+  // Sweeps of this version say what the server advertised and what the run applied.
+  if (run.server_time_scale != 1) return format_time_scale_page_note(run.label, run.server_time_scale, run.time_factor);
   const auto cfg = nlohmann::json::parse(run.config_json, nullptr, /*allow_exceptions=*/false);
   if (cfg.is_discarded() || !cfg.is_object()) return "";
   const auto meta = cfg.find("metadata");
@@ -195,6 +198,25 @@ std::optional<double> unlimited_position(const std::vector<results::Run>& runs) 
   return hi > 0 ? 2 * hi : 1.0;
 }
 
+bool any_stage(const std::vector<results::Run>& runs, bool (*has)(const results::Stage&)) {
+  for (const auto& r : runs)
+    for (const auto& s : r.stages)
+      if (has(s)) return true;
+  return false;
+}
+
+// The server's own view and the GPUs' (--scrape-metrics, --gpu-telemetry), for runs that have them.
+void add_telemetry_charts(const std::vector<results::Run>& runs, std::vector<ChartSpec>& charts) {
+  if (any_stage(runs, [](const results::Stage& s) { return s.server.has_value(); }))
+    charts.push_back({"server", "Server batch and queue", "requests (server /metrics, mean)", "",
+                      {{"server_running_mean", "running"}, {"server_waiting_mean", "waiting"}}});
+  if (any_stage(runs, [](const results::Stage& s) { return s.gpu.has_value(); }))
+    charts.push_back({"gpu", "GPU utilisation", "utilisation (%, mean over GPUs)", "%",
+                      {{"gpu_utilization_mean", "GPU"}}});
+}
+
+}  // namespace
+
 // Metrics by load, one row per metric (in the comparison's order), one column per matched load: a
 // cell reads "baseline -> tuned (change)", "*" when the change is significant. A table a reader
 // scans in seconds, instead of one row per (load, metric).
@@ -227,25 +249,6 @@ Table compare_pivot(const analyze::Comparison& c) {
               "excludes 0); unmarked: not significant, or not judged without per-request data";
   return t;
 }
-
-bool any_stage(const std::vector<results::Run>& runs, bool (*has)(const results::Stage&)) {
-  for (const auto& r : runs)
-    for (const auto& s : r.stages)
-      if (has(s)) return true;
-  return false;
-}
-
-// The server's own view and the GPUs' (--scrape-metrics, --gpu-telemetry), for runs that have them.
-void add_telemetry_charts(const std::vector<results::Run>& runs, std::vector<ChartSpec>& charts) {
-  if (any_stage(runs, [](const results::Stage& s) { return s.server.has_value(); }))
-    charts.push_back({"server", "Server batch and queue", "requests (server /metrics, mean)", "",
-                      {{"server_running_mean", "running"}, {"server_waiting_mean", "waiting"}}});
-  if (any_stage(runs, [](const results::Stage& s) { return s.gpu.has_value(); }))
-    charts.push_back({"gpu", "GPU utilisation", "utilisation (%, mean over GPUs)", "%",
-                      {{"gpu_utilization_mean", "GPU"}}});
-}
-
-}  // namespace
 
 // The charts, in page order, over the keys above. A new series: a row in kChartSeries, its key here.
 std::vector<ChartSpec> chart_specs() {

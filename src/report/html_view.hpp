@@ -15,6 +15,9 @@ std::vector<ChartSpec> chart_specs();
 
 Document html_document(const std::vector<results::Run>& runs, const std::vector<analyze::RunAnalysis>& analyses);
 
+// Metrics by load, "baseline -> tuned (change)" per cell (compare's and tune's HTML).
+Table compare_pivot(const analyze::Comparison& c);
+
 // The report of both runs overlaid, with the before/after table on top.
 Document html_compare_document(const std::vector<results::Run>& runs, const std::vector<analyze::RunAnalysis>& analyses,
                                      const analyze::Comparison& c, const GateResult& gate);

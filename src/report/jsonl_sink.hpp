@@ -12,8 +12,9 @@
 namespace sb::report {
 
 // Appends one JSON object (no newline) for `r` to `out`. Times are ms relative to the stage start.
+// `shard` >= 0 (a sharded run, docs/distributed.md) adds "shard": I as the last key.
 void format_request_line(std::string& out, std::size_t stage, const RequestRecord& r,
-                         std::string_view request_id);
+                         std::string_view request_id, int shard = -1);
 
 class JsonlSink {
  public:
@@ -31,6 +32,8 @@ class JsonlSink {
   void write(std::size_t stage, const RequestRecord& r, std::string_view request_id) noexcept;
   // Closes the file, checking the close (NFS reports a deferred ENOSPC there). Idempotent.
   void close() noexcept;
+  // A sharded run: every line from now on says which shard sent it. Before the first write.
+  void set_shard(int index) noexcept { shard_ = index; }
 
   std::int64_t lines_written() const;
   std::int64_t lines_lost() const;
@@ -49,6 +52,7 @@ class JsonlSink {
   std::int64_t lost_ = 0;
   std::int64_t good_bytes_ = 0;  // end of the last whole line
   int error_ = 0;
+  int shard_ = -1;           // -1: not a sharded run
 };
 
 // "cannot write per-request file PATH: <errno text>: N request lines lost (M written)".

@@ -1,5 +1,7 @@
 #include "report/kernel_report.hpp"
 
+#include "report/offset_estimate_text.hpp"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -209,6 +211,7 @@ nlohmann::ordered_json report_json(const KernelReport& r) {
                       {"devices", r.alignment->devices},
                       {"outside_events", r.alignment->outside_events},
                       {"stages", stages}};
+    if (r.offset_estimate) j["alignment"]["offset_estimate"] = offset_estimate_json(*r.offset_estimate);
   } else {
     j["alignment"] = nullptr;
   }

@@ -10,6 +10,7 @@
 #include "trace/align.hpp"
 #include "trace/diagnose.hpp"
 #include "trace/kernel_event.hpp"
+#include "trace/offset_estimate.hpp"
 #include "trace/rank.hpp"
 
 namespace sb::report {
@@ -19,6 +20,7 @@ struct KernelReport {
   std::vector<sb::trace::KernelRank> ranks;          // whole trace, already grouped (--by)
   std::vector<sb::trace::CategoryTotal> categories;  // whole trace
   std::optional<sb::trace::Alignment> alignment;     // with --results
+  std::optional<sb::trace::OffsetEstimate> offset_estimate;  // when the offset was estimated (no clock matched)
   std::string alignment_note;                        // why there is no alignment, or what was left out
   std::vector<sb::trace::Finding> findings;
   std::size_t top = 10;

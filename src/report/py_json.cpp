@@ -118,6 +118,35 @@ char* py_float_repr(char* out, double value) noexcept {
   return std::to_chars(out, out + 4, mag).ptr;
 }
 
+char* py_ms_repr(char* out, std::int64_t ns) noexcept {
+  // ns / 1e6 is the double nearest to the decimal ns * 10^-6 (ns is exact in a double and the
+  // division is correctly rounded). Below 10^15 that decimal has at most 15 significant digits, so
+  // it is the one shortest string that reads back as that double: repr() writes exactly its digits.
+  // From 100 ns (0.0001) repr() uses fixed notation; smaller, negative and huge values take the
+  // general path. 0 (two events from one read) is the most common value of all.
+  constexpr std::int64_t kExactBelow = 1'000'000'000'000'000;
+  if (ns == 0) return std::memcpy(out, "0.0", 3), out + 3;
+  if (ns < 100 || ns >= kExactBelow) return py_float_repr(out, static_cast<double>(ns) / 1e6);
+  const std::int64_t whole = ns / 1'000'000;
+  auto frac = static_cast<std::uint32_t>(ns % 1'000'000);
+  out = std::to_chars(out, out + 20, whole).ptr;
+  *out++ = '.';
+  if (frac == 0) {
+    *out++ = '0';
+    return out;
+  }
+  int digits = 6;
+  while (frac % 10 == 0) {
+    frac /= 10;
+    --digits;
+  }
+  for (int i = digits - 1; i >= 0; --i) {
+    out[i] = static_cast<char>('0' + frac % 10);
+    frac /= 10;
+  }
+  return out + digits;
+}
+
 std::string py_float_repr(double value) {
   char buf[32];
   return {buf, py_float_repr(buf, value)};

@@ -3,6 +3,7 @@
 // byte-identical to vLLM's: ", " and ": " separators, ASCII-only output (\uXXXX escapes, surrogate
 // pairs above U+FFFF), floats as repr() (shortest round-trip, "10.0", "1e-05", "1e+16"), NaN and
 // Infinity as bare words. With `indent` >= 0 it matches json.dump(indent=N) instead.
+#include <cstdint>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -19,6 +20,9 @@ std::string py_json_dump(const nlohmann::ordered_json& value, const PyJsonOption
 // Python repr() of a float, written at `out` (needs 32 bytes); returns the end. No allocation.
 char* py_float_repr(char* out, double value) noexcept;
 std::string py_float_repr(double value);
+// py_float_repr(ns / 1e6) for a count of nanoseconds, the same bytes from integer arithmetic (the
+// per-request JSONL line writes one per token event). No allocation.
+char* py_ms_repr(char* out, std::int64_t ns) noexcept;
 
 // Appends `text` (UTF-8) as a JSON string literal with Python's ensure_ascii escaping; invalid
 // UTF-8 bytes become U+FFFD.

@@ -36,9 +36,17 @@ struct RunContext {
   double ramp_up_start_rps = 0, ramp_up_end_rps = 0;
   std::vector<std::pair<std::string, std::string>> metadata;  // --metadata K=V, in order
   std::string config_json;                // resolved config as a JSON object text, secrets redacted
+  // servebench predict: what the prediction was made from (a JSON object text: presets, engine
+  // config file, engine numbers); "" for a measured run. Non-empty marks the sweep "predicted".
+  std::string prediction_json;
   ClockAnchor clock_anchor;
   HostClocks clocks_at_start;             // every host clock, read with clock_anchor (profiler alignment)
   int client_threads = 0;                 // worker threads the run used (the default resolved)
+  // The server runs this many times faster than the GPU it models (servebench sim --time-scale K,
+  // advertised in /v1/models); 1 for a real server. time_factor is what the run applied to go from
+  // wall-clock to modelled time: K, or 1 with --wall-clock-times (docs/run.md "Simulated time").
+  double server_time_scale = 1;
+  double time_factor = 1;
   std::optional<ClientCeiling> client_ceiling;  // servebench selftest's numbers; nullopt: --no-selftest
   // Machine the client ran on (sweep document `environment`); fill_environment() sets them.
   std::string hostname, os;

@@ -138,6 +138,10 @@ ordered_json environment_json(const RunContext& ctx) {
   j["cpu_count"] = ctx.cpu_count;
   j["client_threads"] = ctx.client_threads;
   j["client_ceiling"] = ctx.client_ceiling ? ceiling_json(*ctx.client_ceiling) : ordered_json(nullptr);
+  if (ctx.server_time_scale != 1) {  // servebench sim --time-scale K (docs/results-format.md "environment")
+    j["server_time_scale"] = ctx.server_time_scale;
+    j["time_factor"] = ctx.time_factor;
+  }
   j["clock_anchor"] = ordered_json{{"steady_ns", ctx.clock_anchor.steady_ns}, {"unix_ns", ctx.clock_anchor.unix_ns}};
   const HostClocks& c = ctx.clocks_at_start;
   if (c.realtime_ns != 0)  // a context a run filled (report/compare build theirs without)
@@ -182,6 +186,11 @@ ordered_json sweep_json(const RunContext& ctx, const std::vector<StageSummary>& 
   j["engine"] = ordered_json{{"name", ctx.engine}, {"known_from", ctx.engine_clue},
                              {"version", ctx.engine_version.empty() ? ordered_json(nullptr)
                                                                     : ordered_json(ctx.engine_version)}};
+  // Ours (docs/results-format.md): numbers from `servebench predict`, not measured.
+  if (!ctx.prediction_json.empty()) {
+    j["predicted"] = true;
+    j["prediction"] = config_json(ctx.prediction_json);
+  }
   j["load_mode"] = ctx.load_mode == LoadMode::concurrency ? "concurrency" : "request_rate";
   if (meta.load_search) j["load_search"] = load_search_json(*meta.load_search);  // only searched runs
   j["requests_file"] = meta.requests_file ? ordered_json(*meta.requests_file) : ordered_json(nullptr);

@@ -95,6 +95,8 @@ Run from_summaries(const RunInfo& info, const std::vector<StageSummary>& stages)
   run.format = "servebench.sweep";
   run.load_mode = info.load_mode;
   run.aborted = info.aborted;
+  run.server_time_scale = info.server_time_scale;
+  run.time_factor = info.time_factor;
   apply_config(info.config_json, run);
   run.label = info.label.value_or(std::filesystem::path(info.source).stem().string());
   for (const StageSummary& s : stages) run.stages.push_back(stage_from_summary(s, info.load_mode));

@@ -18,6 +18,7 @@ struct RunInfo {
   LoadMode load_mode = LoadMode::request_rate;
   std::string config_json;              // resolved configuration as JSON text, secrets redacted
   bool aborted = false;
+  double server_time_scale = 1, time_factor = 1;  // RunContext's: a simulator's speed-up, what the run applied
 };
 
 // Stages sorted by load as the readers sort them; no per-request samples (they stay in the JSONL).

@@ -56,6 +56,7 @@ struct Stage {
   std::optional<OutputCheck> output_check;                 // requested vs delivered output (sweep documents)
   std::optional<double> ttft_from_intended_p99_ms;         // open-loop stages of sweep documents
   std::string prompt_selection;                            // "disjoint" | "unique_prefix" | "reused" | ""
+  bool duration_bounded = false;                           // ran for --stage-seconds (servebench.steady_state)
   std::optional<TtftBreakdown> ttft_breakdown;             // server queue / prefill / rest (sweep documents)
   std::optional<PromptCacheShare> prompt_cache;            // cached prompt-token share (sweep documents)
   std::optional<ServerStageMetrics> server;                // --scrape-metrics (sweep documents)
@@ -88,6 +89,9 @@ struct Run {
   std::vector<std::string> notes;      // what was missing while reading (e.g. JSONL not found)
   std::optional<int> knee_stage_index; // the document's own analysis.knee.stage_index, if any
   std::optional<HostClocks> clocks_at_start;  // environment.clocks_at_start (sweeps of this version)
+  // environment.server_time_scale / time_factor: the simulator ran K times faster than the GPU it
+  // models; time_factor K means the figures are already the modelled GPU's, 1 that they are wall clock.
+  double server_time_scale = 1, time_factor = 1;
 
   // Stage index (into `stages`) for a load value, or -1.
   int find_stage(double load_value) const;

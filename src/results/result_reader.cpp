@@ -29,7 +29,8 @@ std::string read_file(const std::string& path) {
   return ss.str();
 }
 
-// docs/results-format.md: output_check, ttft_from_intended_ms, prompt_selection (absent in older documents).
+// docs/results-format.md: output_check, ttft_from_intended_ms, prompt_selection, steady_state.duration_bounded
+// (absent in older documents).
 void read_workload_keys(const json& sb, Stage& s) {
   if (auto it = sb.find("output_check"); it != sb.end() && it->is_object()) {
     OutputCheck c;
@@ -46,6 +47,8 @@ void read_workload_keys(const json& sb, Stage& s) {
   if (auto it = sb.find("ttft_from_intended_ms"); it != sb.end() && it->is_object() && it->contains("p99"))
     s.ttft_from_intended_p99_ms = number_or(*it, "p99", 0);
   if (auto it = sb.find("prompt_selection"); it != sb.end() && it->is_string()) s.prompt_selection = it->get<std::string>();
+  if (auto it = sb.find("steady_state"); it != sb.end() && it->is_object())
+    s.duration_bounded = it->value("duration_bounded", false);
   detail::read_telemetry_keys(sb, s);
 }
 
@@ -238,6 +241,7 @@ Run parse_sweep(std::string_view text, const std::string& path) {
   }
   run.knee_stage_index = knee_stage_index(doc);
   run.clocks_at_start = detail::read_clocks_at_start(doc);
+  detail::read_time_scale(doc, run.server_time_scale, run.time_factor);
   load_requests_file(run, doc, path);
   sort_stages(run);
   return run;

@@ -86,6 +86,18 @@ void read_telemetry_keys(const json& sb, Stage& s) {
   if (auto it = sb.find("gpu_telemetry"); it != sb.end() && it->is_object()) s.gpu = gpu_from(*it);
 }
 
+void read_time_scale(const json& doc, double& server_time_scale, double& time_factor) {
+  server_time_scale = time_factor = 1;
+  const auto env = doc.find("environment");
+  if (env == doc.end() || !env->is_object()) return;
+  const auto positive = [&](const char* key, double& out) {
+    const auto it = env->find(key);
+    if (it != env->end() && it->is_number() && it->get<double>() > 0) out = it->get<double>();
+  };
+  positive("server_time_scale", server_time_scale);
+  positive("time_factor", time_factor);
+}
+
 std::optional<HostClocks> read_clocks_at_start(const json& doc) {
   const auto env = doc.find("environment");
   if (env == doc.end() || !env->is_object()) return std::nullopt;

@@ -11,5 +11,7 @@ void read_telemetry_keys(const nlohmann::json& servebench_block, Stage& s);
 
 // environment.clocks_at_start of a sweep document; nullopt when absent (older documents) or incomplete.
 std::optional<HostClocks> read_clocks_at_start(const nlohmann::json& doc);
+// environment.server_time_scale and time_factor (1 each when absent or not positive numbers).
+void read_time_scale(const nlohmann::json& doc, double& server_time_scale, double& time_factor);
 
 }  // namespace sb::results::detail

@@ -45,6 +45,9 @@ class Backend {
   // recording; returns false if it has nothing to profile (the front end then answers 404).
   virtual bool start_profile(Nanos /*now*/) { return false; }
   virtual bool stop_profile(Nanos /*now*/) { return false; }
+  // How many times faster than the modelled GPU the backend runs (sim --time-scale); /v1/models
+  // advertises it so that a client can report modelled times (docs/sim.md "Time scale").
+  virtual double time_scale() const { return 1; }
 };
 
 }  // namespace sb::sim

@@ -1,31 +1,26 @@
 #pragma once
-// Time of one engine step on the simulated GPU(s): a roofline per step,
-//   step = max(compute, memory) + tensor-parallel all-reduce + fixed per-step overhead,
-// with compute = FLOPs of the batch (weights: 2·params per token; attention: 4·layers·heads·head_dim
-// per (query token, context token) pair) over the effective peak, which grows with the tokens T in
-// the step as T / (T + gemm_half_tokens) because small GEMMs leave tensor cores idle, and memory = bytes of weights
-// plus KV cache read and written over the effective bandwidth. All per GPU (TP splits both).
-// Formulas and limits are documented in docs/simulator.md.
+// Time of one engine step on the simulated GPU(s), per GPU (TP splits weights, heads and FLOPs):
+//   device  = (computeⁿ + memoryⁿ)^(1/n)            a smooth roofline, n = roofline_sharpness
+//   compute = FLOPs / (peak · compute_efficiency)   weights: 2·params per token; attention:
+//             4·layers·heads·head_dim per (query token, context token) pair
+//   memory  = (weights + KV read + KV written) / (bandwidth · bandwidth_efficiency / (1 + falloff·(TP−1)))
+//   comm    = 2·layers all-reduces of latency + T·hidden·dtype·2(TP−1)/TP / (link · link_efficiency)
+//   step    = device + comm + step_overhead_us + seq_overhead_us · sequences
+// No FLOP floor: at small batch compute is tiny and the step streams the weights (memory-bound);
+// tile under-use only shows near the ridge, where the smooth maximum exceeds both terms by at most
+// 2^(1/n). Formulas, sources and the published comparison are in docs/simulator.md.
 #include <cstdint>
 
 #include "core/clock.hpp"
+#include "sim/cost_params.hpp"
 #include "sim/presets.hpp"
 
 namespace sb::sim {
 
-struct CostParams {
-  double compute_efficiency = 0.5;    // achieved fraction of peak tensor FLOPs (MFU) on large steps
-  double gemm_half_tokens = 128;      // tokens per step at which GEMMs reach half that efficiency
-  double bandwidth_efficiency = 0.8;  // achieved fraction of peak memory bandwidth
-  double step_overhead_us = 1500;     // scheduler, input prep, launches, host sampling per step
-  double allreduce_latency_us = 8;    // fixed cost of one all-reduce (TP > 1 only)
-  double activation_reserve_gib = 2;  // activations/workspace vLLM's memory profiling reserves
-};
-
 struct HardwareSetup {
   ModelPreset model;
   GpuPreset gpu;
-  CostParams cost;
+  CostParams cost;  // the GPU preset's own set, unless a file or flag overrides it
   int tensor_parallel = 1;
 };
 
@@ -42,12 +37,13 @@ struct StepShape {
 };
 
 struct StepCost {
-  double compute_s = 0;
-  double memory_s = 0;
+  double compute_s = 0;  // math alone at the large-GEMM efficiency
+  double memory_s = 0;   // bytes alone at the achieved bandwidth
+  double device_s = 0;   // the smooth roofline of the two: the GPU's busy time for the math
   double comm_s = 0;
   double overhead_s = 0;
 
-  double busy_s() const { return (compute_s > memory_s ? compute_s : memory_s) + comm_s; }
+  double busy_s() const { return device_s + comm_s; }
   double total_s() const { return busy_s() + overhead_s; }
   Nanos total_ns() const { return static_cast<Nanos>(total_s() * 1e9 + 0.5); }
 };
@@ -66,7 +62,8 @@ class CostModel {
   double kv_bytes_per_token_per_gpu() const { return kv_bytes_per_token_; }
   double kv_bytes_per_token_per_layer() const { return kv_bytes_per_token_ / setup_.model.num_layers; }
   double effective_flops() const { return flops_; }          // per GPU, FLOP/s
-  double effective_bandwidth() const { return bandwidth_; }  // per GPU, B/s
+  double effective_bandwidth() const { return bandwidth_; }  // per GPU, B/s, after the TP falloff
+  double effective_link_bandwidth() const { return link_bandwidth_; }  // per GPU, B/s
   double attention_flops_per_pair() const { return attn_flops_per_pair_; }
   const HardwareSetup& setup() const { return setup_; }
 
@@ -81,5 +78,8 @@ class CostModel {
   double bandwidth_ = 0;
   double link_bandwidth_ = 0;
 };
+
+// (aⁿ + bⁿ)^(1/n) for a, b ≥ 0 and n ≥ 1, computed without overflow; n = ∞ gives max(a, b).
+double smooth_max(double a, double b, double n);
 
 }  // namespace sb::sim

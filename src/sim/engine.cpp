@@ -49,6 +49,7 @@ void Engine::validate() const {
   if (sc.max_num_batched_tokens < 1) throw UserError("--max-num-batched-tokens: must be at least 1");
   if (config_.block_size < 1) throw UserError("--block-size: must be at least 1");
   if (config_.time_scale <= 0) throw UserError("--time-scale: must be positive");
+  if (sc.num_scheduler_steps < 1) throw UserError("sim engine: num_scheduler_steps must be at least 1");
   if (kv_.total_blocks() < 1) {
     throw UserError(
         fmt::format("sim engine: model {} ({:.1f} GiB of weights per GPU with tensor parallel {}) leaves no KV-cache "
@@ -122,15 +123,27 @@ void Engine::start_step(Nanos start_ns) {
   scheduler_.schedule(plan_, start_ns);
   stats_.preemptions += static_cast<std::uint64_t>(plan_.preempted);
   if (plan_.chunks.empty()) return;
-  const StepCost cost = cost_.step_cost(plan_.shape);
-  const auto duration_ns = static_cast<Nanos>(cost.total_s() * 1e9 / config_.time_scale + 0.5);
   busy_ = true;
   step_start_ns_ = start_ns;
-  step_end_ns_ = start_ns + std::max<Nanos>(duration_ns, 1);
-  stats_.busy_s += cost.busy_s();
-  ++stats_.steps;
-  stats_.iteration_tokens.observe(static_cast<double>(plan_.shape.new_tokens()));
-  if (observer_ != nullptr) observer_->on_step(step_start_ns_, step_end_ns_, plan_.shape, cost);
+  // A multi-step block (plan_.steps > 1) is its steps back to back: each decode reads one more
+  // cached token per sequence than the step before; its tokens are delivered when it ends.
+  StepShape shape = plan_.shape;
+  double block_s = 0;
+  for (int k = 0; k < plan_.steps; ++k) {
+    if (k > 0) {
+      shape.kv_tokens_read += shape.decode_tokens;
+      shape.attention_pairs += static_cast<double>(shape.decode_tokens);
+    }
+    const StepCost cost = cost_.step_cost(shape);
+    const Nanos from_ns = start_ns + static_cast<Nanos>(block_s * 1e9 / config_.time_scale + 0.5);
+    block_s += cost.total_s();
+    const Nanos to_ns = start_ns + std::max<Nanos>(static_cast<Nanos>(block_s * 1e9 / config_.time_scale + 0.5), 1);
+    stats_.busy_s += cost.busy_s();
+    ++stats_.steps;
+    stats_.iteration_tokens.observe(static_cast<double>(shape.new_tokens()));
+    if (observer_ != nullptr) observer_->on_step(from_ns, to_ns, shape, cost);
+    step_end_ns_ = to_ns;
+  }
 }
 
 void Engine::finish_step(std::vector<TokenEvent>& out) {
@@ -142,13 +155,23 @@ void Engine::finish_step(std::vector<TokenEvent>& out) {
       scheduler_.retire(c.slot);
       continue;
     }
-    s.computed += c.tokens;
-    if (c.samples) on_token(s, t, out);
+    if (plan_.steps == 1) {
+      s.computed += c.tokens;
+      if (c.samples) on_token(s, t, out);
+      continue;
+    }
+    // Every step of a block computed one token of this sequence and sampled the next. Stop
+    // conditions are checked when the block's outputs are processed, so a sequence that reached
+    // its end mid-block ran to the end of the block and its extra tokens are dropped.
+    for (int k = 0; k < plan_.steps; ++k) {
+      s.computed += 1;
+      if (on_token(s, t, out)) break;
+    }
   }
   plan_.chunks.clear();
 }
 
-void Engine::on_token(Sequence& s, Nanos t, std::vector<TokenEvent>& out) {
+bool Engine::on_token(Sequence& s, Nanos t, std::vector<TokenEvent>& out) {
   const bool first = s.generated == 0;
   ++s.generated;
   ++stats_.generation_tokens;
@@ -168,6 +191,7 @@ void Engine::on_token(Sequence& s, Nanos t, std::vector<TokenEvent>& out) {
     on_finished(s, t, s.target_output_tokens < s.max_tokens);
     scheduler_.retire(scheduler_.find(s.id));
   }
+  return done;
 }
 
 void Engine::on_finished(const Sequence& s, Nanos t, bool by_eos) {

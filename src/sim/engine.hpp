@@ -54,7 +54,7 @@ class Engine {
  private:
   void start_step(Nanos start_ns);
   void finish_step(std::vector<TokenEvent>& out);
-  void on_token(Sequence& s, Nanos t, std::vector<TokenEvent>& out);
+  bool on_token(Sequence& s, Nanos t, std::vector<TokenEvent>& out);  // true: finished and retired
   void on_finished(const Sequence& s, Nanos t, bool by_eos);
   bool admissible(const SimRequest& r) const;
   void validate() const;

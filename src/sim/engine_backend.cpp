@@ -4,16 +4,11 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include "core/host_clocks.hpp"
 #include "sim/prom_render.hpp"
 
 namespace sb::sim {
 namespace {
-
-std::int64_t clock_ns(clockid_t id) {
-  timespec ts{};
-  clock_gettime(id, &ts);
-  return static_cast<std::int64_t>(ts.tv_sec) * 1'000'000'000 + ts.tv_nsec;
-}
 
 constexpr std::size_t kFlushBytes = 1 << 16;
 
@@ -44,7 +39,8 @@ bool EngineBackend::start_profile(Nanos now) {
   ++profiles_;
   // rocprof stamps CLOCK_BOOTTIME; steady_clock is CLOCK_MONOTONIC, so shift by their difference.
   // nsys stamps ns since its session started: the session starts now.
-  offset_ns_ = trace_.format == TraceFormat::nsys ? -now : clock_ns(CLOCK_BOOTTIME) - clock_ns(CLOCK_MONOTONIC);
+  // (Each difference from bracketed reads: a preempted pair would misplace the trace, host_clocks.hpp.)
+  offset_ns_ = trace_.format == TraceFormat::nsys ? -now : HostClocks::offset_ns(CLOCK_BOOTTIME, CLOCK_MONOTONIC);
   rows_written_ = 0;
   truncated_ = false;
   const auto& gpu = engine_.config().hardware.gpu;
@@ -91,7 +87,7 @@ void EngineBackend::write_sidecar() const {
   const std::string path = profile_path_ + ".servebench.json";
   std::FILE* f = std::fopen(path.c_str(), "w");
   if (f == nullptr) return;
-  const std::int64_t unix_minus_trace_ns = clock_ns(CLOCK_REALTIME) - (clock_ns(CLOCK_MONOTONIC) + offset_ns_);
+  const std::int64_t unix_minus_trace_ns = HostClocks::offset_ns(CLOCK_REALTIME, CLOCK_MONOTONIC) - offset_ns_;
   const auto& hw = engine_.config().hardware;
   const std::string text = fmt::format(
       "{{\"simulated\": true, \"generator\": \"servebench sim\", \"format\": \"{}\", \"clock_domain\": \"{}\", "

@@ -36,6 +36,7 @@ class EngineBackend final : public Backend, private StepObserver {
   std::optional<Nanos> advance(Nanos now, std::vector<TokenEvent>& out) override { return engine_.advance(now, out); }
   void render_metrics(std::string& out, const std::string& model_name) const override;
   bool start_profile(Nanos now) override;
+  double time_scale() const override { return engine_.config().time_scale; }
   bool stop_profile(Nanos now) override;
 
   // The file the current (or, when idle, the last) profile writes; empty before the first one.

@@ -1,9 +1,12 @@
 #pragma once
-// Public model architectures and GPU data-sheet numbers the cost model starts from. Every number is
+// Public model architectures and GPU data-sheet numbers the cost model starts from, and per GPU the
+// achieved fractions of them (sim/cost_params.hpp) that published vLLM runs show. Every number is
 // overridable (flags / TOML, cli/sim_engine_flags.*); presets only give realistic defaults.
 #include <span>
 #include <string>
 #include <string_view>
+
+#include "sim/cost_params.hpp"
 
 namespace sb::sim {
 
@@ -30,6 +33,7 @@ struct GpuPreset {
   double mem_bandwidth_gbs = 0;   // HBM/GDDR bandwidth, GB/s (1e9)
   double mem_gib = 0;             // usable device memory, GiB
   double link_bandwidth_gbs = 0;  // per-GPU interconnect for tensor-parallel all-reduce, GB/s
+  CostParams cost;                // what this GPU and its software stack achieve (sources in docs/simulator.md)
 };
 
 std::span<const ModelPreset> model_presets();

@@ -58,19 +58,36 @@ void Scheduler::free_slot(int slot) {
 void Scheduler::schedule(StepPlan& plan, Nanos now_ns) {
   plan.clear();
   int budget = config_.max_num_batched_tokens;
-  schedule_running(plan, budget);
+  if (config_.prefill_only_steps) {
+    // V0 schedules prompts first; a step that took any runs nothing else (decodes stall).
+    schedule_waiting(plan, budget, now_ns);
+    if (!plan.chunks.empty()) return;
+  }
+  const int block = std::max(1, config_.num_scheduler_steps);
+  // A block is only formed from decodes; a sequence still in its prompt runs one step.
+  const bool all_decode = std::all_of(running_.begin(), running_.end(), [this](int slot) {
+    const Sequence& s = seq(slot);
+    return s.generated > 0 && s.computed == s.num_tokens() - 1;
+  });
+  const int lookahead = block > 1 && all_decode ? block - 1 : 0;
+  schedule_running(plan, budget, lookahead);
+  const std::size_t decodes = plan.chunks.size();
   // Like vLLM V1: no new admissions in a step that had to preempt (memory is tight).
-  if (plan.preempted == 0) schedule_waiting(plan, budget, now_ns);
+  if (plan.preempted == 0 && !config_.prefill_only_steps) schedule_waiting(plan, budget, now_ns);
+  // Admissions happen only here, between blocks: a step that took a prompt runs once, and one of
+  // decodes alone runs the whole block (the KV for it is already reserved).
+  if (lookahead > 0 && plan.preempted == 0 && decodes > 0 && plan.chunks.size() == decodes) plan.steps = block;
 }
 
-void Scheduler::schedule_running(StepPlan& plan, int& budget) {
+void Scheduler::schedule_running(StepPlan& plan, int& budget, int lookahead_tokens) {
   for (std::size_t i = 0; i < running_.size() && budget > 0;) {
     const int slot = running_[i];
     Sequence& s = seq(slot);
     const auto need = s.num_tokens() - s.computed;
     const int n = static_cast<int>(std::min<std::int64_t>(need, budget));
+    const std::int64_t reserve = s.computed + n + lookahead_tokens;
     bool self_preempted = false;
-    while (!kv_.can_grow(s.blocks, s.computed + n)) {
+    while (!kv_.can_grow(s.blocks, reserve)) {
       const bool victim_is_self = running_.back() == slot;
       preempt_newest();
       ++plan.preempted;
@@ -80,7 +97,7 @@ void Scheduler::schedule_running(StepPlan& plan, int& budget) {
       }
     }
     if (self_preempted) break;
-    kv_.grow(s.blocks, s.computed + n);
+    kv_.grow(s.blocks, reserve);
     add_chunk(plan, slot, n);
     budget -= n;
     ++i;
@@ -95,6 +112,13 @@ void Scheduler::schedule_waiting(StepPlan& plan, int& budget, Nanos now_ns) {
     int n = static_cast<int>(std::min<std::int64_t>(need, budget));
     // Without chunked prefill a prompt is scheduled whole or waits (FCFS: nobody overtakes it).
     if (n < need && !config_.chunked_prefill) break;
+    // V0 admits a prompt only if 1 % of the cache stays free after it (its watermark), so the
+    // decodes that run next are not preempted at once by the prompt that just took their blocks.
+    // With nothing running nothing would free blocks, so an admissible prompt is never held.
+    if (config_.prefill_only_steps && !running_.empty() &&
+        kv_.free_blocks() - (kv_.blocks_for_tokens(s.computed + n) - s.blocks) < kv_.total_blocks() / 100) {
+      break;
+    }
     if (!kv_.grow(s.blocks, s.computed + n)) break;
     waiting_.pop_front();
     running_.push_back(slot);

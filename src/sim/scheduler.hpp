@@ -4,6 +4,8 @@
 // ones while the token budget (max_num_batched_tokens) and sequence budget (max_num_seqs) allow.
 // When KV blocks run out, the newest running sequence is preempted (recompute: its blocks are
 // freed and it re-enters the front of the queue), as vLLM's RECOMPUTE policy does.
+// Two vLLM V0 (0.6.x) behaviours are options: prefill-only steps (without chunked prefill V0 never
+// mixes prompts and decodes in one step) and multi-step decode blocks (--num-scheduler-steps).
 #include <cstdint>
 #include <deque>
 #include <unordered_map>
@@ -19,6 +21,13 @@ struct SchedulerConfig {
   int max_num_seqs = 256;
   int max_num_batched_tokens = 8192;
   bool chunked_prefill = true;
+  // vLLM V0: a step that admits prompts runs only prompts, and every running decode waits for it
+  // (V1 and chunked prefill put both in one step). Prompts are tried first, as V0 does.
+  bool prefill_only_steps = false;
+  // vLLM V0's --num-scheduler-steps: a step of decodes alone becomes a block of this many steps
+  // over the same sequences, with no admissions until it ends (KV for the whole block is taken up
+  // front, as V0's lookahead slots are). 1: one step at a time.
+  int num_scheduler_steps = 1;
 };
 
 struct Sequence {
@@ -46,13 +55,17 @@ struct ScheduledChunk {
 
 struct StepPlan {
   std::vector<ScheduledChunk> chunks;
-  StepShape shape;
+  StepShape shape;  // of the first step when the plan is a block
   int preempted = 0;
+  // Steps the plan runs: > 1 only for a multi-step block of decodes, where every chunk is one
+  // token per step and step k (from 0) reads k more cached tokens per sequence than `shape`.
+  int steps = 1;
 
   void clear() {
     chunks.clear();
     shape = {};
     preempted = 0;
+    steps = 1;
   }
 };
 
@@ -80,7 +93,7 @@ class Scheduler {
   const SchedulerConfig& config() const { return config_; }
 
  private:
-  void schedule_running(StepPlan& plan, int& budget);
+  void schedule_running(StepPlan& plan, int& budget, int lookahead_tokens);
   void schedule_waiting(StepPlan& plan, int& budget, Nanos now_ns);
   void add_chunk(StepPlan& plan, int slot, int tokens);
   void preempt_newest();

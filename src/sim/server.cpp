@@ -76,6 +76,7 @@ struct Shared {
     model.id = opt.served_model_name;
     model.root = opt.model_root;
     model.max_model_len = opt.max_model_len;
+    model.time_scale = hub.backend().time_scale();
     model.created_s = unix_now_ns() / 1'000'000'000;
   }
   ServerOptions opt;
@@ -240,12 +241,7 @@ std::optional<Reply> Session::start_generation(const Request& req, Api api, SimR
                                   : approx_prompt_tokens(p.prompt_text);
   }
   const int max_tokens = p.max_tokens > 0 ? p.max_tokens : opt.default_max_tokens;
-  if (opt.max_model_len > 0 && static_cast<std::int64_t>(prompt_tokens) + max_tokens > opt.max_model_len) {
-    return error_reply(400, "This model's maximum context length is " + std::to_string(opt.max_model_len) +
-                                " tokens. However, you requested " + std::to_string(prompt_tokens + max_tokens) +
-                                " tokens (" + std::to_string(prompt_tokens) + " in the prompt, " +
-                                std::to_string(max_tokens) + " in the completion).");
-  }
+  if (auto too_long = context_length_refusal(prompt_tokens, max_tokens, opt.max_model_len)) return too_long;
   sim.id = ++sh_->next_id;
   const std::string_view header_id = sv(req["x-request-id"]);
   const std::string request_id = header_id.empty() ? "sim-" + std::to_string(sim.id) : std::string(header_id);

@@ -44,6 +44,8 @@ Reply models_reply(const ModelInfo& m) {
                                   {"parent", nullptr},
                                   {"max_model_len", m.max_model_len},
                                   {"permission", nlohmann::ordered_json::array()}};
+  // Ours: a client that reads it reports modelled times instead of the K-times-shorter wall clock.
+  if (m.time_scale != 1) model["servebench_time_scale"] = m.time_scale;
   return json_reply({{"object", "list"}, {"data", nlohmann::ordered_json::array({model})}});
 }
 
@@ -53,6 +55,14 @@ Reply error_reply(int status, std::string_view message) {
 
 Reply unknown_model_reply(std::string_view requested) {
   return error_reply(404, "The model `" + std::string(requested) + "` does not exist.");
+}
+
+std::optional<Reply> context_length_refusal(int prompt_tokens, int max_tokens, int max_model_len) {
+  if (max_model_len <= 0 || static_cast<std::int64_t>(prompt_tokens) + max_tokens <= max_model_len) return std::nullopt;
+  return error_reply(400, "This model's maximum context length is " + std::to_string(max_model_len) +
+                              " tokens. However, you requested " + std::to_string(prompt_tokens + max_tokens) +
+                              " tokens (" + std::to_string(prompt_tokens) + " in the prompt, " +
+                              std::to_string(max_tokens) + " in the completion).");
 }
 
 Reply tokenize_reply(std::string_view body, const Tokenizer& tok, const ModelInfo& m) {

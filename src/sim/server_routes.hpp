@@ -3,6 +3,7 @@
 // (sans-I/O, so they are unit-tested without sockets): GET /v1/models, POST /tokenize and
 // /detokenize (vLLM's shapes), OpenAI-style error replies and the API-key check.
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -23,6 +24,7 @@ struct ModelInfo {
   std::string root;        // what /v1/models reports as "root" (the model path); id when empty
   int max_model_len = 0;
   std::int64_t created_s = 0;
+  double time_scale = 1;   // the backend's speed-up over the modelled GPU; advertised when not 1
 };
 
 Reply models_reply(const ModelInfo& m);
@@ -39,5 +41,7 @@ bool authorized(std::string_view authorization, std::string_view api_key) noexce
 
 // 404 body of vLLM for an unknown model name.
 Reply unknown_model_reply(std::string_view requested);
+// vLLM's 400 when prompt + max_tokens exceeds max_model_len (0 = no limit); nullopt when it fits.
+std::optional<Reply> context_length_refusal(int prompt_tokens, int max_tokens, int max_model_len);
 
 }  // namespace sb::sim

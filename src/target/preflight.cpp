@@ -55,12 +55,14 @@ PreflightResult check_models_reply(const PreflightInput& in, const HttpReply& re
   if (!in.model) {
     r.model_id = models.front().id;
     r.model_root = models.front().root;
+    r.server_time_scale = models.front().time_scale;
     return r;
   }
   for (const ServedModel& m : models) {
     if (m.id == *in.model) {
       r.model_id = m.id;
       r.model_root = m.root;
+      r.server_time_scale = m.time_scale;
       return r;
     }
   }

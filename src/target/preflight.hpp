@@ -29,6 +29,7 @@ struct PreflightResult {
   std::vector<std::string> served_ids;
   std::vector<std::string> warnings;  // one line each, printed before the run
   EngineGuess engine;                 // check_models_reply leaves it `openai`; preflight() detects it
+  double server_time_scale = 1;       // servebench sim --time-scale K advertises K (ServedModel::time_scale)
 };
 
 PreflightResult preflight(const PreflightInput& in);

@@ -3,7 +3,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <chrono>
 #include <exception>
 
 #include "telemetry/command_output.hpp"
@@ -28,12 +27,7 @@ std::optional<GpuTool> resolve_gpu_tool(GpuTool wanted) {
 }
 
 GpuSampler::GpuSampler(GpuTool tool, double period_s)
-    : tool_(tool), period_s_(period_s), thread_([this](std::stop_token stop) { poll(stop); }) {}
-
-GpuSampler::~GpuSampler() {
-  thread_.request_stop();
-  wake_.notify_all();
-}
+    : tool_(tool), poll_(period_s, [this] { sample(); }) {}
 
 std::optional<GpuSnapshot> GpuSampler::sample() {
   std::string error;
@@ -59,20 +53,6 @@ std::optional<GpuSnapshot> GpuSampler::sample() {
 }
 
 std::optional<GpuSnapshot> GpuSampler::sample_now() { return sample(); }
-
-void GpuSampler::poll(std::stop_token stop) {
-  const auto period =
-      std::chrono::duration_cast<std::chrono::steady_clock::duration>(std::chrono::duration<double>(period_s_));
-  auto next = std::chrono::steady_clock::now();
-  while (!stop.stop_requested()) {
-    sample();
-    next += period;
-    const auto now = std::chrono::steady_clock::now();
-    if (next < now) next = now;
-    std::unique_lock lock(mu_);
-    wake_.wait_until(lock, stop, next, [] { return false; });
-  }
-}
 
 GpuWindow GpuSampler::take(Nanos from, Nanos to) {
   GpuWindow w;

@@ -1,14 +1,13 @@
 #pragma once
 // Samples the GPUs with the vendor tool every `period_s` on a thread of its own: each call of the
 // tool is one snapshot (gpu_readings.hpp), stamped when its output was read.
-#include <condition_variable>
 #include <mutex>
 #include <optional>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "telemetry/gpu_window.hpp"
+#include "telemetry/periodic_poll.hpp"
 
 namespace sb::telemetry {
 
@@ -24,7 +23,6 @@ struct GpuWindow {
 class GpuSampler {
  public:
   GpuSampler(GpuTool tool, double period_s);  // `tool` resolved (not automatic, not off)
-  ~GpuSampler();
   GpuSampler(const GpuSampler&) = delete;
   GpuSampler& operator=(const GpuSampler&) = delete;
 
@@ -37,16 +35,13 @@ class GpuSampler {
 
  private:
   std::optional<GpuSnapshot> sample();
-  void poll(std::stop_token stop);
 
   GpuTool tool_;
-  double period_s_;
   mutable std::mutex mu_;
-  std::condition_variable_any wake_;
   std::vector<GpuSnapshot> snapshots_;
   std::vector<Nanos> failures_;
   std::string last_error_;
-  std::jthread thread_;
+  PeriodicPoll poll_;  // last: started once the members above exist, stopped before they go
 };
 
 }  // namespace sb::telemetry

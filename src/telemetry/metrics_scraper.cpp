@@ -3,18 +3,12 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <chrono>
 #include <exception>
 
 namespace sb::telemetry {
 
 MetricsScraper::MetricsScraper(ScrapeTarget target)
-    : target_(std::move(target)), thread_([this](std::stop_token stop) { poll(stop); }) {}
-
-MetricsScraper::~MetricsScraper() {
-  thread_.request_stop();
-  wake_.notify_all();
-}
+    : target_(std::move(target)), poll_(target_.period_s, [this] { scrape(false); }) {}
 
 std::optional<Nanos> MetricsScraper::scrape(bool with_histograms) {
   std::string error;
@@ -44,20 +38,6 @@ std::optional<Nanos> MetricsScraper::scrape(bool with_histograms) {
 }
 
 std::optional<Nanos> MetricsScraper::scrape_now() { return scrape(true); }
-
-void MetricsScraper::poll(std::stop_token stop) {
-  const auto period = std::chrono::duration<double>(target_.period_s);
-  auto next = std::chrono::steady_clock::now();
-  while (!stop.stop_requested()) {
-    scrape(false);
-    // Absolute deadlines: a slow scrape does not shift the ones after it.
-    next += std::chrono::duration_cast<std::chrono::steady_clock::duration>(period);
-    const auto now = std::chrono::steady_clock::now();
-    if (next < now) next = now;
-    std::unique_lock lock(mu_);
-    wake_.wait_until(lock, stop, next, [] { return false; });
-  }
-}
 
 ScrapeWindow MetricsScraper::take(Nanos from, Nanos to) {
   ScrapeWindow w;

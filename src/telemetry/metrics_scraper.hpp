@@ -3,14 +3,13 @@
 // load client's event loops) every `period_s`, keeping what each scrape says (server_sample.hpp).
 // The run takes one more scrape itself at each stage boundary (scrape_now), so a stage's counter
 // and histogram deltas cover exactly its requests.
-#include <condition_variable>
 #include <mutex>
 #include <optional>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "net/http_call.hpp"
+#include "telemetry/periodic_poll.hpp"
 #include "telemetry/server_sample.hpp"
 
 namespace sb::telemetry {
@@ -30,8 +29,7 @@ struct ScrapeWindow {
 
 class MetricsScraper {
  public:
-  explicit MetricsScraper(ScrapeTarget target);  // starts polling
-  ~MetricsScraper();                             // stops and joins
+  explicit MetricsScraper(ScrapeTarget target);  // starts polling; the destructor stops and joins
   MetricsScraper(const MetricsScraper&) = delete;
   MetricsScraper& operator=(const MetricsScraper&) = delete;
 
@@ -44,16 +42,14 @@ class MetricsScraper {
   std::string last_error() const;
 
  private:
-  void poll(std::stop_token stop);
   std::optional<Nanos> scrape(bool with_histograms);
 
   ScrapeTarget target_;
   mutable std::mutex mu_;
-  std::condition_variable_any wake_;
   std::vector<ServerSample> samples_;
   std::vector<Nanos> failures_;
   std::string last_error_;
-  std::jthread thread_;  // last: started once the members above exist
+  PeriodicPoll poll_;  // last: started once the members above exist, stopped before they go
 };
 
 }  // namespace sb::telemetry

@@ -1,6 +1,7 @@
 #include "telemetry/server_sample.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <span>
 
 #include "telemetry/server_metric_names.hpp"
@@ -23,9 +24,16 @@ const ServerMetricNames* resolve_dialect(const PromScrape& s) {
   return fallback;
 }
 
+// A NaN or infinite sample is no reading (Prometheus' text format allows them; a broken exporter
+// sends them): kept, it would turn every delta and mean it enters into NaN, and JSON has no NaN.
+std::optional<double> finite_or_none(std::optional<double> v) {
+  if (v && !std::isfinite(*v)) return std::nullopt;
+  return v;
+}
+
 std::optional<double> summed(const PromScrape& s, std::string_view name) {
   if (name.empty()) return std::nullopt;
-  return s.sum(name);
+  return finite_or_none(s.sum(name));
 }
 
 std::optional<double> averaged(const PromScrape& s, std::string_view name) {
@@ -38,7 +46,7 @@ std::optional<double> averaged(const PromScrape& s, std::string_view name) {
     ++n;
   }
   if (n == 0) return std::nullopt;
-  return total / n;
+  return finite_or_none(total / n);
 }
 
 // PromScrape::histogram lists every label set's buckets; equal bounds (one per engine) are summed
@@ -46,7 +54,9 @@ std::optional<double> averaged(const PromScrape& s, std::string_view name) {
 std::optional<PromHistogramData> merged_histogram(const PromScrape& s, std::string_view family) {
   if (family.empty()) return std::nullopt;
   std::optional<PromHistogramData> h = s.histogram(family);
-  if (!h) return std::nullopt;
+  if (!h || !std::isfinite(h->count) || !std::isfinite(h->sum)) return std::nullopt;
+  for (const auto& bucket : h->buckets)
+    if (!std::isfinite(bucket.second)) return std::nullopt;
   std::vector<std::pair<double, double>> merged;
   for (const auto& [bound, count] : h->buckets) {
     if (!merged.empty() && merged.back().first == bound)

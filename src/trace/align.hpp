@@ -47,7 +47,7 @@ struct ClockOverride {
 };
 
 // Where the offset came from (the kernels report says so).
-enum class OffsetSource { flag, trace, run_clocks };
+enum class OffsetSource { flag, trace, run_clocks, estimated };  // estimated: trace/placement.hpp
 
 struct UnixOffset {
   std::int64_t ns = 0;

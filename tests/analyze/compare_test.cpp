@@ -86,6 +86,19 @@ TEST(Compare, WorkloadNotEquivalent) {
   EXPECT_EQ(c.equivalence[2].tuned, 100);
 }
 
+TEST(Compare, CountsOfStagesRunForStageSecondsAreResultsNotWorkload) {
+  auto p = load("baseline.json", "tuned.json");
+  p.tuned.stages[1].num_prompts = 100;  // what a faster configuration completed in the same seconds
+  p.base.stages[1].duration_bounded = true;
+  p.tuned.stages[1].duration_bounded = true;
+  EXPECT_TRUE(p.compare().equivalence.empty());
+  // One side bounded by a count is a different workload again.
+  p.base.stages[1].duration_bounded = false;
+  const auto c = p.compare();
+  ASSERT_EQ(c.equivalence.size(), 1u);
+  EXPECT_EQ(c.equivalence[0].kind, WorkloadDifference::Kind::request_count);
+}
+
 TEST(Compare, WorkloadDifferenceAtSeveralStagesIsSaidOnce) {
   auto p = load("baseline.json", "tuned.json");
   for (auto& s : p.tuned.stages) s.input_len_mean = 2 * s.input_len_mean.value_or(0);

@@ -84,6 +84,60 @@ TEST(SimEngineFlags, BadInputIsNamedWithItsLocation) {
   EXPECT_THROW(parse({"--kernel-trace-format", "perfetto"}), CLI::ValidationError);
 }
 
+TEST(SimEngineFlags, TheGpuPresetBringsItsOwnCostNumbers) {
+  // MI300X's set (sim/presets.cpp), not the H100 defaults of sim/cost_params.hpp.
+  const sim::EngineConfig c = resolve_engine_config(parse({"--gpu-preset", "mi300x"}));
+  EXPECT_DOUBLE_EQ(c.hardware.cost.compute_efficiency, 0.45);
+  EXPECT_DOUBLE_EQ(c.hardware.cost.bandwidth_efficiency, 0.8);
+  EXPECT_DOUBLE_EQ(c.hardware.cost.allreduce_latency_us, 28);
+}
+
+TEST(SimEngineFlags, EveryCostFieldIsSettableFromTheFile) {
+  const sim::CostParams k = resolve_engine_config(parse({"--engine-config", kData + "engine_cost_all.toml"})).hardware.cost;
+  EXPECT_DOUBLE_EQ(k.compute_efficiency, 0.51);
+  EXPECT_DOUBLE_EQ(k.bandwidth_efficiency, 0.72);
+  EXPECT_DOUBLE_EQ(k.roofline_sharpness, 2.5);
+  EXPECT_DOUBLE_EQ(k.step_overhead_us, 650);
+  EXPECT_DOUBLE_EQ(k.seq_overhead_us, 33);
+  EXPECT_DOUBLE_EQ(k.allreduce_latency_us, 17);
+  EXPECT_DOUBLE_EQ(k.link_efficiency, 0.66);
+  EXPECT_DOUBLE_EQ(k.tp_bandwidth_falloff, 0.21);
+  EXPECT_DOUBLE_EQ(k.activation_reserve_gib, 3.5);
+}
+
+TEST(SimEngineFlags, NewCostFlagsOverrideTheFile) {
+  const sim::CostParams k =
+      resolve_engine_config(parse({"--engine-config", kData + "engine_cost_all.toml", "--roofline-sharpness", "4",
+                                   "--seq-overhead-us", "5", "--link-efficiency", "0.9", "--tp-bandwidth-falloff", "0"}))
+          .hardware.cost;
+  EXPECT_DOUBLE_EQ(k.roofline_sharpness, 4);
+  EXPECT_DOUBLE_EQ(k.seq_overhead_us, 5);
+  EXPECT_DOUBLE_EQ(k.link_efficiency, 0.9);
+  EXPECT_DOUBLE_EQ(k.tp_bandwidth_falloff, 0);
+  EXPECT_DOUBLE_EQ(k.step_overhead_us, 650);  // from the file
+  EXPECT_THROW(parse({"--roofline-sharpness", "0.5"}), CLI::ValidationError);
+  EXPECT_THROW(parse({"--link-efficiency", "1.5"}), CLI::ValidationError);
+  EngineFlags bad;
+  bad.engine_config = kData + "bad_sharpness.toml";
+  EXPECT_EQ(error_of(bad), "engine config: cost.roofline_sharpness must be at least 1 (got 0.5)");
+}
+
+// vLLM V0's scheduling (prompt-only steps, multi-step blocks) from the file or the flags, off by default.
+TEST(SimEngineFlags, V0SchedulingFromTheFileAndTheFlags) {
+  const sim::SchedulerConfig none = resolve_engine_config(parse({})).scheduler;
+  EXPECT_FALSE(none.prefill_only_steps);
+  EXPECT_EQ(none.num_scheduler_steps, 1);
+  const sim::SchedulerConfig file = resolve_engine_config(parse({"--engine-config", kData + "engine_v0.toml"})).scheduler;
+  EXPECT_TRUE(file.prefill_only_steps);
+  EXPECT_EQ(file.num_scheduler_steps, 10);
+  EXPECT_FALSE(file.chunked_prefill);
+  const sim::SchedulerConfig flags =
+      resolve_engine_config(parse({"--engine-config", kData + "engine_v0.toml", "--num-scheduler-steps", "4"})).scheduler;
+  EXPECT_EQ(flags.num_scheduler_steps, 4);
+  EXPECT_TRUE(resolve_engine_config(parse({"--prefill-only-steps", "--no-enable-chunked-prefill"})).scheduler.prefill_only_steps);
+  EXPECT_THROW(parse({"--num-scheduler-steps", "0"}), CLI::ValidationError);
+}
+
 TEST(SimEngineFlags, BackendWritesTheChosenTraceFormat) {
   EngineFlags flags = parse({"--model-preset", "llama-3.2-1b", "--kernel-trace",
                              ::testing::TempDir() + "/sb_flags_trace.csv", "--kernel-trace-format", "nsys"});

@@ -54,6 +54,43 @@ TEST(ResponseSink, EverySplitPointOfTheStreamGivesTheSameRecord) {
   }
 }
 
+// vLLM's completions chunk around `text` (already JSON-escaped): the same bytes around every text.
+std::string vllm_chunk(const std::string& text, const char* finish = "null") {
+  return std::string(R"(data: {"id":"cmpl-1","object":"text_completion","created":1,"model":"m","choices":[)") +
+         R"({"index":0,"text":")" + text + R"(","logprobs":null,"finish_reason":)" + finish +
+         R"(,"stop_reason":null}],"usage":null})" + "\n\n";
+}
+
+// Chunks that repeat the connection's shape are counted without a full decode (ChunkShape): the
+// texts, times and counts are still every chunk's, escaped and non-ASCII texts included, and a
+// chunk of that shape whose text is not valid JSON is still malformed.
+TEST(ResponseSink, ChunksOfTheLearntShapeKeepTextsCountsAndMalformedChunks) {
+  const std::string usage = R"(data: {"id":"cmpl-1","choices":[],"usage":{"prompt_tokens":4,"completion_tokens":6}})"
+                            "\n\ndata: [DONE]\n\n";
+  const std::string body = vllm_chunk(" a") + vllm_chunk(" b") + vllm_chunk(R"(\"q\")") + vllm_chunk(" \xc3\xa9") +
+                           vllm_chunk(" c") + vllm_chunk(" d", "\"length\"") + usage;
+  Fixture f;
+  f.sink.on_headers(200, "OK", kSse);
+  EXPECT_TRUE(f.sink.on_body(body.substr(0, 700), 10));
+  EXPECT_TRUE(f.sink.on_body(body.substr(700), 20));
+  f.sink.on_complete(30);
+  EXPECT_EQ(f.rec.outcome, Outcome::ok) << f.rec.error;
+  EXPECT_EQ(f.rec.generated_text, " a b\"q\" \xc3\xa9 c d");
+  ASSERT_EQ(f.rec.token_ns.size(), 6u);
+  EXPECT_EQ(f.rec.token_ns.front(), 10);
+  EXPECT_EQ(f.rec.token_ns.back(), 20);
+  EXPECT_EQ(f.rec.finish_reason, FinishReason::length);
+  EXPECT_TRUE(f.rec.saw_text);
+  EXPECT_EQ(f.rec.output_tokens, 6);
+  EXPECT_EQ(f.rec.token_source, TokenSource::usage_chunk);
+
+  Fixture bad;  // a raw control byte in the text: not JSON, though the bytes around it match
+  bad.sink.on_headers(200, "OK", kSse);
+  EXPECT_FALSE(bad.sink.on_body(vllm_chunk(" a") + vllm_chunk(" b") + vllm_chunk(" \x01") + vllm_chunk(" c"), 10));
+  EXPECT_EQ(bad.rec.outcome, Outcome::malformed);
+  EXPECT_EQ(bad.rec.token_ns.size(), 2u);
+}
+
 TEST(ResponseSink, UsageInTheLastChoicesChunkIsRecognised) {
   Fixture f;
   f.sink.on_headers(200, "OK", kSse);

@@ -63,7 +63,7 @@ TEST(TtftBreakdown, FromHistogramMeansTheQueueIsSubtractedToo) {
   EXPECT_EQ(b->requests, 50);
   EXPECT_DOUBLE_EQ(b->rest_mean_ms, 10);
   EXPECT_FALSE(b->rest_median_ms);  // means only: no per-request rest
-  EXPECT_FALSE(ttft_breakdown_from_means(100, {.queue_ms = 30}));
+  EXPECT_FALSE(ttft_breakdown_from_means(100, {.queue_ms = 30, .prefill_ms = std::nullopt, .requests = 0}));
 }
 
 TEST(TtftBreakdown, SummarizeFillsItPerStage) {

@@ -35,5 +35,19 @@ TEST(Models, NotAModelsListNamesTheUrl) {
   EXPECT_THROW(parse_models(R"({"data":{}})", "x"), UserError);
 }
 
+// Ours, from servebench sim --time-scale K: read when a positive number, else 1 (a real server).
+TEST(ParseModels, ReadsTheSimulatorsTimeScale) {
+  const auto models = parse_models(
+      R"({"data":[{"id":"a","servebench_time_scale":20},{"id":"b"},{"id":"c","servebench_time_scale":-3},)"
+      R"({"id":"d","servebench_time_scale":"10"},{"id":"e","servebench_time_scale":0.5}]})",
+      "x");
+  ASSERT_EQ(models.size(), 5u);
+  EXPECT_EQ(models[0].time_scale, 20);
+  EXPECT_EQ(models[1].time_scale, 1);
+  EXPECT_EQ(models[2].time_scale, 1);
+  EXPECT_EQ(models[3].time_scale, 1);
+  EXPECT_EQ(models[4].time_scale, 0.5);
+}
+
 }  // namespace
 }  // namespace sb

@@ -100,6 +100,28 @@ TEST(SseParser, UnterminatedLastLineIsDispatchedByFinish) {
   EXPECT_EQ(n, 1);
 }
 
+// Line ends of every kind back to back: a blank line right after "\n", after "\r\n" and after a
+// bare "\r" (whose following "\n" belongs to it), however the bytes are split.
+TEST(SseParser, BlankLinesAfterEveryKindOfLineEnd) {
+  const std::string text = "data: a\n\ndata: b\r\n\ndata: c\r\r\ndata: d\n\r\ndata:e\n\n\n";
+  const Events expected{{"", "a"}, {"", "b"}, {"", "c"}, {"", "d"}, {"", "e"}};
+  EXPECT_EQ(parse_whole(text), expected);
+  expect_split_invariant(text, expected);
+}
+
+// Whole one-line events (LF and CRLF, taken in one step) between events that are not: an event
+// field, two data lines, a comment, a data line ended by CRLF and its blank line by LF, a bare CR
+// inside a line, and an empty data field.
+TEST(SseParser, PlainEventsBetweenOtherKindsGiveTheSameEvents) {
+  const std::string text =
+      "data: a\n\ndata:b\r\n\r\nevent: e\ndata: c\n\ndata: d1\ndata: d2\n\n: note\ndata: f\n\n"
+      "data: g\r\n\ndata: h\rdata: i\n\ndata:\n\ndata: j\r\n\r\n";
+  const Events expected{{"", "a"}, {"", "b"}, {"e", "c"}, {"", "d1\nd2"}, {"", "f"}, {"", "g"}, {"", "h\ni"},
+                        {"", ""},  {"", "j"}};
+  EXPECT_EQ(parse_whole(text), expected);
+  expect_split_invariant(text, expected);
+}
+
 TEST(SseParser, OnlySpaceAfterColonIsStrippedAndEmptyDataIsAnEvent) {
   const Events ev = parse_whole("data:  two spaces\n\ndata\n\ndata:\n\n");
   const Events expected{{"", " two spaces"}, {"", ""}, {"", ""}};
@@ -121,6 +143,25 @@ TEST(SseParser, OversizedPartialEventIsReported) {
   EXPECT_FALSE(p.feed("abcdefghij", ignore));
   p.reset();
   EXPECT_TRUE(p.feed("data: ok\n\n", ignore));
+}
+
+// Lines are read where the input lies when nothing was buffered (sse_parser.hpp, src_): what an
+// unfinished event needs must be kept before feed() returns, since the caller reuses its buffer.
+TEST(SseParser, AnUnfinishedEventOutlivesTheInputItCameIn) {
+  SseParser p;
+  Events out;
+  auto sink = [&](const SseParser::Event& e) { out.emplace_back(e.event, e.data); };
+  std::string read = "data: a\n\ndata: b";  // one event, then half of the next one's data line
+  ASSERT_TRUE(p.feed(read, sink));
+  read.assign(read.size(), 'X');
+  ASSERT_TRUE(p.feed("c\n", sink));  // the line ends: "bc" is the event's data, held in the parser
+  read = "\r";
+  ASSERT_TRUE(p.feed(read, sink));
+  read.assign("XX");
+  ASSERT_TRUE(p.feed("\ndata: d\n\n", sink));  // "\r\n" split across reads is one line end
+  p.finish(sink);
+  const Events expected = {{"", "a"}, {"", "bc"}, {"", "d"}};
+  EXPECT_EQ(out, expected);
 }
 
 TEST(SseParser, ResetDropsPartialState) {

@@ -89,6 +89,23 @@ TEST(StreamDecoder, ErrorObjects) {
   EXPECT_EQ(c.error_message, "plain");
 }
 
+// Keys are read in place unless they hold a backslash (stream_decoder.cpp, read_key): an escaped key
+// still names its field, a key with a bad escape or a quote in it is still refused or kept apart.
+TEST(StreamDecoder, EscapedKeysAreDecodedAndBadEscapesRefused) {
+  StreamDecoder d(Api::completions);
+  ChunkInfo c;
+  ASSERT_TRUE(d.decode_chunk(R"({"ch\u006fices":[{"t\u0065xt":"x","finish_reason":"stop"}]})", c));
+  EXPECT_EQ(c.kind, Kind::token);
+  EXPECT_EQ(c.text, "x");
+  EXPECT_TRUE(c.finished);
+  ASSERT_TRUE(d.decode_chunk(R"({"choices":[{"te\"xt":"x","text":"y"}]})", c));
+  EXPECT_EQ(c.text, "y");  // te"xt is another key
+  ASSERT_TRUE(d.decode_chunk(R"({"choices":[{"text\\":"x"}]})", c));
+  EXPECT_EQ(c.text, "");  // text\ is another key too
+  EXPECT_FALSE(d.decode_chunk(R"({"choices":[{"te\qxt":"x"}]})", c));
+  EXPECT_FALSE(d.decode_chunk(R"({"id\x":1,"choices":[{"text":"x"}]})", c));
+}
+
 TEST(StreamDecoder, MalformedJsonIsRejected) {
   StreamDecoder d(Api::completions);
   ChunkInfo c;

@@ -101,6 +101,19 @@ TEST(HtmlView, ScaledTimeNoteFromTheRunsMetadata) {
   EXPECT_EQ(note_of(test::read_fixture("knee_c16.json")), "");
 }
 
+// Sweeps of this version carry what the simulator advertised and what the run applied: the page
+// says which clock its figures are on, whatever the metadata says.
+TEST(HtmlView, ScaledTimeNoteFromTheEnvironment) {
+  results::Run run = with_metadata(R"({"other": "1"})");
+  run.server_time_scale = 20;
+  run.time_factor = 20;
+  EXPECT_EQ(note_of(run).rfind("demo: simulated GPU, 20x faster than real time: latencies and rates are the modelled "
+                               "GPU's (wall clock x 20;", 0), 0u) << note_of(run);
+  run.time_factor = 1;
+  EXPECT_NE(note_of(run).find("--wall-clock-times: latencies are 20x shorter and rates 20x higher"), std::string::npos)
+      << note_of(run);
+}
+
 // Deliverables 6 and 7 of issue 10: a stage whose outputs fell short is warned by its load, and
 // open-loop stages carry TTFT p99 from the intended send time as a chart series.
 TEST(HtmlView, OutputShortfallWarningsAndIntendedTimeSeries) {

@@ -77,6 +77,27 @@ TEST(JsonlSink, FailedLine) {
             "\"aborted\": true, \"retries\": 1, \"finish_reason\": \"none\", \"saw_text\": false}");
 }
 
+// A sharded run's line ends with the shard; large and negative numbers are written in full, and a
+// long stream's inter-token list (past the formatter's 512-byte buffer) stays whole and in order.
+TEST(JsonlSink, ShardKeyBigNumbersAndALongItlList) {
+  RequestRecord r = ok_record();
+  r.index = 4'000'000'000u;
+  r.prompt_tokens = -1;
+  r.expected_output_tokens = 2'000'000'000;
+  r.token_ns.clear();
+  std::string itls;
+  for (int i = 0; i < 200; ++i) {
+    r.token_ns.push_back(1'000'000'000 + static_cast<Nanos>(i) * 1'234'567);
+    if (i > 0) itls += i > 1 ? ", 1.234567" : "1.234567";
+  }
+  std::string line;
+  format_request_line(line, 12'345'678'901ull, r, "s", 3);
+  EXPECT_EQ(line.rfind("{\"stage\": 12345678901, \"index\": 4000000000, ", 0), 0u) << line;
+  EXPECT_NE(line.find("\"itl_ms\": [" + itls + "], \"prompt_tokens\": -1, "), std::string::npos) << line;
+  EXPECT_NE(line.find("\"expected_output_tokens\": 2000000000, "), std::string::npos) << line;
+  EXPECT_TRUE(line.ends_with("\"saw_text\": true, \"shard\": 3}")) << line;
+}
+
 TEST(JsonlSink, ServerTimingsAndCachedTokensWhenTheServerSentThem) {
   RequestRecord r = ok_record();
   r.server.prefill_ms = 41.232f;  // a float: written rounded to the µs, not as 41.231998443603516

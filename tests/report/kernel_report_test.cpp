@@ -10,7 +10,7 @@
 namespace sb::trace {
 namespace {
 
-using testing::test_data;
+using trace_fixtures::test_data;
 
 TEST(RenderTable, FirstColumnLeftOthersRightTwoBlanks) {
   EXPECT_EQ(report::render_table({"stage", "busy %"}, {{"c=1", "10.4"}, {"c=128", "9.0"}}),

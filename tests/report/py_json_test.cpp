@@ -5,6 +5,8 @@
 #include <gtest/gtest.h>
 
 #include <limits>
+#include <random>
+#include <vector>
 
 #include "report/golden.hpp"
 
@@ -54,6 +56,50 @@ TEST(PyJson, FloatRepr) {
   EXPECT_EQ(py_float_repr(1.2345e100), "1.2345e+100");
   EXPECT_EQ(py_float_repr(-2.5), "-2.5");
   EXPECT_EQ(py_float_repr(133.33333333333334), "133.33333333333334");
+}
+
+std::string ms_repr(std::int64_t ns) {
+  char buf[32];
+  return {buf, py_ms_repr(buf, ns)};
+}
+
+// Python 3's repr(ns / 1e6) for these, typed in from the interpreter.
+TEST(PyJson, MsReprKnownAnswers) {
+  EXPECT_EQ(ms_repr(0), "0.0");
+  EXPECT_EQ(ms_repr(1), "1e-06");
+  EXPECT_EQ(ms_repr(99), "9.9e-05");
+  EXPECT_EQ(ms_repr(100), "0.0001");
+  EXPECT_EQ(ms_repr(101), "0.000101");
+  EXPECT_EQ(ms_repr(999), "0.000999");
+  EXPECT_EQ(ms_repr(123456), "0.123456");
+  EXPECT_EQ(ms_repr(1'000'000), "1.0");
+  EXPECT_EQ(ms_repr(1'234'567), "1.234567");
+  EXPECT_EQ(ms_repr(12'000'000'000), "12000.0");
+  EXPECT_EQ(ms_repr(999'999'999'999'999), "999999999.999999");
+  EXPECT_EQ(ms_repr(1'000'000'000'000'001), "1000000000.000001");
+  EXPECT_EQ(ms_repr(-1'500'000), "-1.5");
+  EXPECT_EQ(ms_repr(9'007'199'254'740'993), "9007199254.740992");  // not exact in a double
+}
+
+// The integer path writes what the double path writes, around every boundary it has and on
+// random values of every magnitude.
+TEST(PyJson, MsReprEqualsFloatRepr) {
+  std::vector<std::int64_t> cases;
+  for (std::int64_t ns = -2000; ns <= 200'000; ++ns) cases.push_back(ns);
+  std::int64_t p = 1;
+  for (int k = 1; k <= 18; ++k) {
+    p *= 10;
+    for (std::int64_t d = -3; d <= 3; ++d) cases.insert(cases.end(), {p + d, -(p + d), p * 7 + d});
+  }
+  std::mt19937_64 rng(20261202);
+  for (int i = 0; i < 200'000; ++i) {
+    const int bits = 1 + static_cast<int>(rng() % 62);
+    cases.push_back(static_cast<std::int64_t>(rng() >> (64 - bits)));
+  }
+  cases.insert(cases.end(), {std::numeric_limits<std::int64_t>::max(), std::numeric_limits<std::int64_t>::min()});
+  for (const std::int64_t ns : cases) {
+    ASSERT_EQ(ms_repr(ns), py_float_repr(static_cast<double>(ns) / 1e6)) << ns;
+  }
 }
 
 TEST(PyJson, NanAsNullForStrictDocuments) {

@@ -37,13 +37,15 @@ TEST(ResultReader, SweepDocument) {
   EXPECT_TRUE(r.requests.empty());
 }
 
-// The workload keys (docs/results-format.md): output_check, ttft_from_intended_ms, prompt_selection;
+// The workload keys (docs/results-format.md): output_check, ttft_from_intended_ms, prompt_selection,
+// steady_state.duration_bounded;
 // documents written before them read as absent.
 TEST(ResultReader, WorkloadKeysOfAStage) {
   const std::string doc = R"({"schema_version": 1, "kind": "servebench.sweep", "load_mode": "request_rate", "stages": [
     {"request_rate": 8, "max_concurrency": null, "completed": 5, "duration": 1.0, "request_throughput": 5,
      "output_throughput": 115, "servebench": {"load_value": 8,
      "ttft_from_intended_ms": {"mean": 30.0, "p99": 41.5}, "prompt_selection": "unique_prefix",
+     "steady_state": {"duration_bounded": true, "target_in_flight": 8},
      "output_check": {"requested_tokens": 320, "delivered_tokens": 115, "shortfall": 0.640625,
        "short_of_requested": true, "short_requests": 5, "finish_reasons": {"length": 5}, "without_text": 2}}},
     {"request_rate": 16, "max_concurrency": null, "completed": 5, "duration": 1.0, "request_throughput": 5,
@@ -59,6 +61,8 @@ TEST(ResultReader, WorkloadKeysOfAStage) {
   EXPECT_EQ(s.output_check->without_text, 2);
   EXPECT_DOUBLE_EQ(*s.ttft_from_intended_p99_ms, 41.5);
   EXPECT_EQ(s.prompt_selection, "unique_prefix");
+  EXPECT_TRUE(s.duration_bounded);
+  EXPECT_FALSE(run.stages[1].duration_bounded);
   EXPECT_FALSE(run.stages[1].output_check.has_value());
   EXPECT_FALSE(run.stages[1].ttft_from_intended_p99_ms.has_value());
   EXPECT_EQ(run.stages[1].prompt_selection, "");

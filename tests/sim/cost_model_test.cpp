@@ -1,81 +1,168 @@
-// Known answers computed by hand (python one-liners in the comments) from the formulas in
-// sim/cost_model.hpp and the llama-3-8b / h100 / llama-3-70b presets.
+// Known answers computed by hand from the formulas in sim/cost_model.hpp and the presets' data
+// sheets and cost sets (sim/presets.cpp); the arithmetic is in each comment.
 #include "sim/cost_model.hpp"
 
 #include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
 
 #include "engine_test_util.hpp"
 
 namespace sb::sim {
 namespace {
 
-CostModel llama8b_h100() { return CostModel(testing_util::make_config("llama-3-8b", "h100").hardware); }
+CostModel model_on(const char* model, const char* gpu, int tp = 1) {
+  return CostModel(testing_util::make_config(model, gpu, tp).hardware);
+}
+
+StepShape one_decode(std::int64_t cached) {
+  StepShape s;
+  s.decode_tokens = 1;
+  s.sampled_tokens = 1;
+  s.num_seqs = 1;
+  s.attention_pairs = static_cast<double>(cached + 1);
+  s.kv_tokens_read = cached;
+  return s;
+}
+
+StepShape one_prefill(std::int64_t tokens) {
+  StepShape s;
+  s.prefill_tokens = tokens;
+  s.sampled_tokens = 1;
+  s.num_seqs = 1;
+  s.attention_pairs = static_cast<double>(tokens) * static_cast<double>(tokens + 1) / 2;
+  return s;
+}
 
 TEST(CostModel, PerTokenSizesFollowTheArchitecture) {
-  const CostModel m = llama8b_h100();
+  const CostModel m = model_on("llama-3-8b", "h100");
   EXPECT_DOUBLE_EQ(m.weight_bytes_per_gpu(), 16.06e9);         // 8.03e9 params × 2 B
   EXPECT_DOUBLE_EQ(m.kv_bytes_per_token_per_gpu(), 131072.0);  // 2·32 layers·8 kv heads·128·2 B
   EXPECT_DOUBLE_EQ(m.attention_flops_per_pair(), 524288.0);    // 4·32·32·128
 }
 
-TEST(CostModel, DecodeStepIsMemoryBound) {
-  // One sequence with 1000 cached tokens decodes one token; a 1-token GEMM runs at 1/(1+128) of
-  // the large-step efficiency:
-  // compute = (2·8.03e9 + 524288·1001) / (989e12·0.5 · 1/129)   = 4.326473e-03 s
-  // memory  = (16.06e9 + 131072·1000 + 131072) / (3350e9·0.8)    = 6.041494e-03 s
-  StepShape s;
-  s.decode_tokens = 1;
-  s.sampled_tokens = 1;
-  s.num_seqs = 1;
-  s.attention_pairs = 1001;
-  s.kv_tokens_read = 1000;
-  const StepCost c = llama8b_h100().step_cost(s);
-  EXPECT_NEAR(c.compute_s, 0.004326472770782609, 1e-12);
-  EXPECT_NEAR(c.memory_s, 0.00604149368358209, 1e-12);
+TEST(CostModel, SmoothMaxKnownAnswers) {
+  EXPECT_DOUBLE_EQ(smooth_max(3, 4, 2), 5);  // the 3-4-5 triangle
+  EXPECT_NEAR(smooth_max(1, 1, 3), std::cbrt(2.0), 1e-15);
+  EXPECT_DOUBLE_EQ(smooth_max(7, 0, 3), 7);
+  EXPECT_DOUBLE_EQ(smooth_max(0, 0, 3), 0);
+  EXPECT_DOUBLE_EQ(smooth_max(2, 9, std::numeric_limits<double>::infinity()), 9);
+  // No overflow where aⁿ alone would: (1e300, 1e300, 3) → 1e300·2^(1/3).
+  EXPECT_NEAR(smooth_max(1e300, 1e300, 3) / 1e300, std::cbrt(2.0), 1e-12);
+}
+
+TEST(CostModel, DecodeAtBatchOneStreamsTheWeightsWithNoFlopFloor) {
+  // llama-3-8b on A100-80GB, one token after 1000 cached (the old model put a 13.7 ms FLOP floor,
+  // 2·8.03e9·129 / (312e12·0.5), above the 9.3 ms weight stream here):
+  // compute = (2·8.03e9 + 524288·1001) / (312e12·0.65)        = 8.177915e-05 s
+  // memory  = (16.06e9 + 131072·1001) / (2039e9·0.8)           = 9.925946e-03 s
+  // device  = memory·(1 + (compute/memory)²)^(1/2)             = 9.926283e-03 s
+  const StepCost c = model_on("llama-3-8b", "a100").step_cost(one_decode(1000));
+  EXPECT_NEAR(c.compute_s, 8.17791532938856e-05, 1e-15);
+  EXPECT_NEAR(c.memory_s, 0.00992594597351643, 1e-14);
+  EXPECT_NEAR(c.device_s, 0.00992628285407385, 1e-14);
+  EXPECT_LT(c.device_s, c.memory_s * 1.0001);  // tile under-use adds nothing to the stream
   EXPECT_EQ(c.comm_s, 0.0);
-  EXPECT_NEAR(c.total_s(), 0.00754149368358209, 1e-12);
-  EXPECT_EQ(c.total_ns(), 7541494);
+  // overhead = 800 µs + 60 µs · 1 sequence
+  EXPECT_NEAR(c.total_s(), 0.01078628285407385, 1e-14);
 }
 
-TEST(CostModel, LongPrefillIsComputeBound) {
-  // 1000 prompt tokens, empty cache: pairs = 1000·1001/2 = 500500;
-  // compute = (2·8.03e9·1000 + 524288·500500) / (494.5e12 · 1000/1128) = 0.03723291027387664 s.
-  StepShape s;
-  s.prefill_tokens = 1000;
-  s.sampled_tokens = 1;
-  s.attention_pairs = 500500;
-  const StepCost c = llama8b_h100().step_cost(s);
-  EXPECT_NEAR(c.compute_s, 0.03723291027387664, 1e-12);
-  EXPECT_NEAR(c.total_s(), 0.03873291027387664, 1e-12);
+TEST(CostModel, LargePrefillIsComputeBound) {
+  // 4096 prompt tokens on H100, empty cache: pairs = 4096·4097/2 = 8390656;
+  // compute = (2·8.03e9·4096 + 524288·8390656) / (989e12·0.6)  = 0.1182690938 s
+  // memory  = (16.06e9 + 131072·4096) / (3350e9·0.85)           = 0.0058285763 s
+  // device  = compute·(1 + (memory/compute)²)^(1/2)             = 0.1184126296 s
+  const StepCost c = model_on("llama-3-8b", "h100").step_cost(one_prefill(4096));
+  EXPECT_NEAR(c.compute_s, 0.11826909378653185, 1e-12);
+  EXPECT_NEAR(c.memory_s, 0.005828576264091308, 1e-12);
+  EXPECT_NEAR(c.device_s, 0.1184126295897266, 1e-12);
 }
 
-TEST(CostModel, TensorParallelAddsAllReduceAndSplitsWeights) {
-  // llama-3-70b on 4× h100, one decode token with no context:
-  // weights/GPU = 70.6e9·2/4 = 35.3e9 B;
-  // KV/token/GPU = 2·80·(8/4)·128·2 = 81920 B; memory = (35.3e9 + 81920) / 2680e9 = 0.0131716724 s.
-  // comm = 2·80·8192·2·2·(3/4) / 450e9 + 160·8e-6 = 0.0012887381 s.
-  const CostModel m(testing_util::make_config("llama-3-70b", "h100", 4).hardware);
+TEST(CostModel, ShortPromptPrefillOnA100) {
+  // The 230-token ShareGPT-sized prefill that took 38.5 ms in the old model (efficiency 0.5 ×
+  // 230/358 plus a 1.5 ms step): pairs = 230·231/2 = 26565;
+  // compute = (2·8.03e9·230 + 524288·26565) / (312e12·0.65)  = 0.0182826810 s
+  // memory  = (16.06e9 + 131072·230) / (2039e9·0.8)            = 0.0098639937 s
+  // device  = compute·(1 + (memory/compute)²)^(1/2)           = 0.0207738970 s; + 860 µs host
+  const StepCost c = model_on("llama-3-8b", "a100").step_cost(one_prefill(230));
+  EXPECT_NEAR(c.compute_s, 0.018282681019329387, 1e-12);
+  EXPECT_NEAR(c.device_s, 0.0207738970203077, 1e-12);
+  EXPECT_NEAR(c.total_s(), 0.0216338970203077, 1e-12);
+}
+
+TEST(CostModel, RidgeCostsAtMostTheSquareRootOfTwo) {
+  // Where compute equals memory the two overlap worst: device = 2^(1/2) · either.
+  HardwareSetup h = testing_util::make_config("llama-3-8b", "h100").hardware;
+  const CostModel m(h);
+  // Tokens T at which 2·8.03e9·T/(989e12·0.6) = (16.06e9 + 131072·T)/(3350e9·0.85):
+  // 2.7064e-5·T = 5.6400e-3 + 4.603e-8·T → T = 5.6400e-3 / 2.7018e-5 ≈ 208.8
   StepShape s;
-  s.decode_tokens = 1;
-  s.sampled_tokens = 1;
-  s.attention_pairs = 1;
+  s.decode_tokens = 209;
+  s.num_seqs = 209;
   const StepCost c = m.step_cost(s);
+  EXPECT_NEAR(c.compute_s / c.memory_s, 1.0, 0.01);
+  EXPECT_NEAR(c.device_s / std::max(c.compute_s, c.memory_s), std::sqrt(2.0), 0.01);
+  // Away from the ridge the excess shrinks: at 4× the tokens memory/compute ≈ 1/4, so the step is
+  // compute·√(1 + 1/16) ≈ 3.1 % over pure compute.
+  s.decode_tokens = 4 * 209;
+  const StepCost far = m.step_cost(s);
+  EXPECT_NEAR(far.device_s / far.compute_s, std::hypot(1.0, far.memory_s / far.compute_s), 1e-12);
+  EXPECT_LT(far.device_s / far.compute_s, 1.035);
+}
+
+TEST(CostModel, TensorParallelAddsAllReducesAndLosesBandwidth) {
+  // llama-3-70b on 4× H100, one decode token with no context:
+  // weights/GPU = 70.6e9·2/4 = 35.3e9 B; KV/token/GPU = 2·80·(8/4)·128·2 = 81920 B;
+  // bandwidth/GPU = 3350e9·0.85 / (1 + 0.15·3) = 1.963793e12 B/s;
+  // memory = (35.3e9 + 81920) / 1.963793e12                                = 0.0179754587 s
+  // comm   = 2·80·12 µs + 2·80·8192·2 B·2·(3/4) / (450e9·0.7)              = 0.0019324830 s
+  const CostModel m = model_on("llama-3-70b", "h100", 4);
+  const StepCost c = m.step_cost(one_decode(0));
   EXPECT_DOUBLE_EQ(m.kv_bytes_per_token_per_gpu(), 81920.0);
-  EXPECT_NEAR(c.memory_s, 0.013171672358208954, 1e-12);
-  EXPECT_NEAR(c.comm_s, 0.0012887381333333333, 1e-12);
+  EXPECT_NEAR(m.effective_bandwidth(), 1963793103448.276, 1.0);
+  EXPECT_NEAR(c.memory_s, 0.0179754587476734, 1e-12);
+  EXPECT_NEAR(c.comm_s, 0.0019324830476190476, 1e-12);
+}
+
+TEST(CostModel, AllReduceBytesFollowTheRingFactor) {
+  // 1000 tokens: the bandwidth part of comm is 2·80·1000·8192·2·2(TP−1)/TP / (450e9·0.7) s and the
+  // latency part 160·12 µs. TP2: ring factor 1 → 8.3220 ms + 1.92 ms; TP4: 1.5 → 12.4830 ms + 1.92 ms.
+  StepShape s = one_prefill(1000);
+  const double tp2 = model_on("llama-3-70b", "h100", 2).step_cost(s).comm_s;
+  const double tp4 = model_on("llama-3-70b", "h100", 4).step_cost(s).comm_s;
+  EXPECT_NEAR(tp2, 0.008322031746031746 + 1.92e-3, 1e-12);
+  EXPECT_NEAR(tp4, 0.012483047619047619 + 1.92e-3, 1e-12);
+  EXPECT_EQ(model_on("llama-3-8b", "h100", 1).step_cost(s).comm_s, 0.0);
+}
+
+TEST(CostModel, HostOverheadHasAFixedAndAPerSequencePart) {
+  // 64 decoding sequences on H100: 800 µs + 64 · 60 µs = 4.64 ms.
+  StepShape s;
+  s.decode_tokens = 64;
+  s.num_seqs = 64;
+  EXPECT_NEAR(model_on("llama-3-8b", "h100").step_cost(s).overhead_s, 4.64e-3, 1e-15);
+}
+
+TEST(CostModel, AmdPresetsHaveTheirOwnEfficiencies) {
+  // MI300X streams at 0.8 of 5300 GB/s, not NVIDIA's 0.85: llama-3-8b, one token, no context:
+  // memory = (16.06e9 + 131072) / (5300e9·0.8) = 3.7877e-03 s (3.5650e-03 s at 0.85).
+  const StepCost c = model_on("llama-3-8b", "mi300x").step_cost(one_decode(0));
+  EXPECT_NEAR(c.memory_s, (16.06e9 + 131072) / 4240e9, 1e-15);
+  EXPECT_NEAR(model_on("llama-3-8b", "mi300x").effective_flops(), 1307e12 * 0.45, 1.0);
 }
 
 TEST(CostModel, KvBlocksFromMemoryBudget) {
   // (79.6 GiB·0.9 − 16.06e9 − 2 GiB) / (131072 B·16) = 27997.68 → 27997 (vLLM reports 27304 for
   // Llama-3.1-8B on H100 at 0.9 in shared/fixtures/vllm_metrics: same order, different reserve).
-  EXPECT_EQ(llama8b_h100().num_gpu_blocks(16, 0.9), 27997);
-  EXPECT_EQ(llama8b_h100().num_gpu_blocks(16, 0.1), 0);  // weights alone exceed 10 % of 80 GB
+  EXPECT_EQ(model_on("llama-3-8b", "h100").num_gpu_blocks(16, 0.9), 27997);
+  EXPECT_EQ(model_on("llama-3-8b", "h100").num_gpu_blocks(16, 0.1), 0);  // weights alone exceed 10 % of 80 GB
 }
 
-TEST(CostModel, EmptyStepCostsOnlyOverhead) {
-  const StepCost c = llama8b_h100().step_cost({});
+TEST(CostModel, EmptyStepCostsOnlyTheFixedOverhead) {
+  const StepCost c = model_on("llama-3-8b", "h100").step_cost({});
   EXPECT_EQ(c.busy_s(), 0.0);
-  EXPECT_DOUBLE_EQ(c.total_s(), 1.5e-3);
+  EXPECT_DOUBLE_EQ(c.total_s(), 0.8e-3);
 }
 
 }  // namespace

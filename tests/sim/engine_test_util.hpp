@@ -15,6 +15,7 @@ inline EngineConfig make_config(const std::string& model, const std::string& gpu
   EngineConfig c;
   c.hardware.model = *m;
   c.hardware.gpu = *g;
+  c.hardware.cost = g->cost;  // as the CLI resolves presets (cli/sim_engine_flags.cpp)
   c.hardware.tensor_parallel = tp;
   return c;
 }

@@ -116,5 +116,93 @@ TEST(Scheduler, RemoveAndRetireFreeBlocksAndSlots) {
   EXPECT_EQ(sched.add(seq(8, 5)), 0);  // slot reused
 }
 
+// vLLM V0 without chunked prefill: the step that admits a prompt runs nothing else, so the running
+// decoder gets no token in it; the next step is the decodes of both.
+TEST(Scheduler, PrefillOnlyStepsStallTheRunningDecodes) {
+  KvCache kv(1000, 16);
+  Scheduler sched({8, 1000, false, true}, kv);
+  sched.add(seq(1, 40));
+  StepPlan plan;
+  sched.schedule(plan, 0);
+  complete(sched, plan);  // #1 decodes from here on
+  sched.add(seq(2, 50));
+  sched.schedule(plan, 1);
+  ASSERT_EQ(plan.chunks.size(), 1u);
+  EXPECT_EQ(sched.seq(plan.chunks[0].slot).id, 2u);
+  EXPECT_EQ(plan.shape.prefill_tokens, 50);
+  EXPECT_EQ(plan.shape.decode_tokens, 0);
+  complete(sched, plan);
+  sched.schedule(plan, 2);
+  EXPECT_EQ(plan.shape.decode_tokens, 2);
+  EXPECT_EQ(plan.shape.prefill_tokens, 0);
+}
+
+// --num-scheduler-steps 4: a step of decodes alone is a block of 4, with KV for all 4 tokens taken
+// up front and no admission until it ends; a prompt step stays a single step.
+TEST(Scheduler, MultiStepBlockReservesItsKvAndHoldsAdmissions) {
+  KvCache kv(1000, 4);
+  Scheduler sched({8, 1000, false, true, 4}, kv);
+  sched.add(seq(1, 8));
+  StepPlan plan;
+  sched.schedule(plan, 0);
+  EXPECT_EQ(plan.steps, 1);  // the prompt
+  complete(sched, plan);
+  EXPECT_EQ(sched.seq(0).blocks, 2);
+  sched.schedule(plan, 1);
+  EXPECT_EQ(plan.steps, 4);
+  EXPECT_EQ(plan.shape.decode_tokens, 1);
+  // 8 computed + this step's token + 3 lookahead tokens = 12 tokens = 3 blocks of 4.
+  EXPECT_EQ(sched.seq(0).blocks, 3);
+  sched.add(seq(2, 8));  // arrives while the block runs: waits for the next schedule
+  EXPECT_EQ(sched.num_waiting(), 1u);
+  Sequence& s = sched.seq(0);
+  s.computed += 4;
+  s.generated += 4;
+  sched.schedule(plan, 2);
+  EXPECT_EQ(plan.steps, 1);
+  ASSERT_EQ(plan.chunks.size(), 1u);
+  EXPECT_EQ(sched.seq(plan.chunks[0].slot).id, 2u);
+}
+
+// With prompts and decodes mixed (chunked prefill, no prefill-only steps) a block still ends at
+// its length and the waiting prompt joins at the boundary, in a single step with the decodes.
+TEST(Scheduler, MultiStepAdmitsBetweenBlocksWhenStepsAreMixed) {
+  KvCache kv(1000, 4);
+  Scheduler sched({8, 1000, true, false, 4}, kv);
+  sched.add(seq(1, 8));
+  StepPlan plan;
+  sched.schedule(plan, 0);
+  complete(sched, plan);
+  sched.schedule(plan, 1);
+  EXPECT_EQ(plan.steps, 4);
+  sched.add(seq(2, 8));
+  Sequence& s = sched.seq(0);
+  s.computed += 4;
+  s.generated += 4;
+  sched.schedule(plan, 2);
+  EXPECT_EQ(plan.steps, 1);
+  EXPECT_EQ(plan.shape.decode_tokens, 1);
+  EXPECT_EQ(plan.shape.prefill_tokens, 8);
+}
+
+// V0's watermark: a prompt that would leave under 1 % of the cache free waits while others run
+// (their decodes need the blocks), but is admitted once nothing runs, so it can never stall.
+TEST(Scheduler, PrefillOnlyWatermarkHoldsAPromptOnlyWhileOthersRun) {
+  KvCache kv(200, 16);
+  Scheduler sched({8, 4096, false, true}, kv);
+  sched.add(seq(1, 16));     // 1 block
+  sched.add(seq(2, 3184));   // 199 blocks: leaves 0 free, under the 2-block watermark
+  StepPlan plan;
+  sched.schedule(plan, 0);
+  ASSERT_EQ(plan.chunks.size(), 1u);
+  EXPECT_EQ(sched.seq(plan.chunks[0].slot).id, 1u);
+  EXPECT_EQ(sched.num_waiting(), 1u);
+  sched.retire(plan.chunks[0].slot);  // #1 finishes: nothing runs
+  sched.schedule(plan, 1);
+  ASSERT_EQ(plan.chunks.size(), 1u);
+  EXPECT_EQ(plan.shape.prefill_tokens, 3184);
+  EXPECT_EQ(kv.free_blocks(), 1);
+}
+
 }  // namespace
 }  // namespace sb::sim

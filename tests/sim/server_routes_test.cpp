@@ -78,5 +78,16 @@ TEST_F(TokenizeRoutes, BadBodiesAre400) {
   EXPECT_EQ(detokenize_reply(R"({"tokens":[1.5]})", *tok_).status, 400);
 }
 
+// `servebench sim --time-scale K` says so in its models list, so that `run` reports modelled times;
+// at K = 1 the list keeps vLLM's shape exactly.
+TEST(ServerRoutes, ModelsAdvertiseATimeScaleOnlyWhenScaled) {
+  ModelInfo scaled{"sim-model", "", 8192, 0};
+  scaled.time_scale = 20;
+  const auto j = nlohmann::json::parse(models_reply(scaled).body);
+  EXPECT_EQ(j["data"][0]["servebench_time_scale"], 20.0);
+  const auto plain = nlohmann::json::parse(models_reply({"sim-model", "", 8192, 0}).body);
+  EXPECT_FALSE(plain["data"][0].contains("servebench_time_scale"));
+}
+
 }  // namespace
 }  // namespace sb::sim

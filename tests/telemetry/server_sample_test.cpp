@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "support/test_paths.hpp"
+#include "telemetry/server_window.hpp"
 
 namespace sb::telemetry {
 namespace {
@@ -106,6 +107,36 @@ TEST(ServerSample, SeveralEnginesAddUp) {
   EXPECT_EQ(s.queue_time->buckets[1].second, 5.0);
   EXPECT_EQ(s.queue_time->count, 5.0);
   EXPECT_EQ(s.queue_time->sum, 2.0);
+}
+
+// Found by telemetry_fuzz's long run: a counter of NaN gave a NaN "requests finished" between two
+// reads of the same scrape. NaN and infinite samples (the text format allows both) are no reading.
+TEST(ServerSample, NanAndInfiniteSamplesAreNoReading) {
+  const std::string text =
+      "# TYPE vllm:num_requests_running gauge\n"
+      "vllm:num_requests_running{engine=\"0\"} NaN\n"
+      "vllm:num_requests_waiting{engine=\"0\"} 2\n"
+      "# TYPE vllm:kv_cache_usage_perc gauge\n"
+      "vllm:kv_cache_usage_perc{engine=\"0\"} +Inf\n"
+      "# TYPE vllm:request_success_total counter\n"
+      "vllm:request_success_total{engine=\"0\",finished_reason=\"stop\"} NaN\n"
+      "# TYPE vllm:time_to_first_token_seconds histogram\n"
+      "vllm:time_to_first_token_seconds_bucket{le=\"0.1\"} NaN\n"
+      "vllm:time_to_first_token_seconds_bucket{le=\"+Inf\"} 3\n"
+      "vllm:time_to_first_token_seconds_count 3\n"
+      "vllm:time_to_first_token_seconds_sum 0.2\n";
+  const PromScrape scrape = parse_prom_text(text, "nan");
+  const ServerSample s = read_server_sample(scrape, 1, true);
+  EXPECT_FALSE(s.running.has_value());
+  EXPECT_EQ(s.waiting, 2.0);
+  EXPECT_FALSE(s.kv_cache_usage.has_value());
+  EXPECT_FALSE(s.finished.has_value());
+  EXPECT_FALSE(s.ttft.has_value());
+  const ServerSample both[] = {s, read_server_sample(scrape, 2, true)};
+  const ServerStageMetrics m = server_window(both, 0);
+  EXPECT_FALSE(m.requests_finished.has_value());
+  EXPECT_FALSE(m.running.has_value());
+  EXPECT_FALSE(m.ttft.has_value());
 }
 
 TEST(ServerSample, NoKnownNames) {

@@ -10,7 +10,7 @@
 namespace sb::trace {
 namespace {
 
-using testing::test_data;
+using trace_fixtures::test_data;
 
 constexpr std::int64_t kOffset = 1'000'000'000'000'000'000;
 

@@ -12,7 +12,7 @@
 namespace sb::trace {
 namespace {
 
-using testing::fixture_text;
+using trace_fixtures::fixture_text;
 
 TEST(KernelNames, NormalizeStripsRocprofSuffixes) {
   EXPECT_EQ(normalize_kernel_name("void f<int>(int*) [clone .kd]"), "void f<int>(int*)");
@@ -94,10 +94,10 @@ TEST(KernelCategories, CopiesAreMemcpyByRecordTypeWhateverTheName) {
 TEST(KernelCategories, EveryFixtureKernelIsCategorised) {
   SB_REQUIRE_SHARED_FIXTURES();
   std::vector<KernelEvent> all;
-  for (auto t : {parse_rocprof_v1_csv(fixture_text(std::string(testing::kV1Dir) + "results.csv"), "v1"),
-                 parse_rocprofv3_kernel_trace(fixture_text(std::string(testing::kV3Dir) + "48213_kernel_trace.csv"), "v3"),
-                 parse_nsys_gpu_trace(fixture_text(std::string(testing::kNsysDir) + "vllm_cuda_gpu_trace.csv"), "ns"),
-                 parse_torch_trace(fixture_text(testing::kTorchFile), "torch")}) {
+  for (auto t : {parse_rocprof_v1_csv(fixture_text(std::string(trace_fixtures::kV1Dir) + "results.csv"), "v1"),
+                 parse_rocprofv3_kernel_trace(fixture_text(std::string(trace_fixtures::kV3Dir) + "48213_kernel_trace.csv"), "v3"),
+                 parse_nsys_gpu_trace(fixture_text(std::string(trace_fixtures::kNsysDir) + "vllm_cuda_gpu_trace.csv"), "ns"),
+                 parse_torch_trace(fixture_text(trace_fixtures::kTorchFile), "torch")}) {
     all.insert(all.end(), t.events.begin(), t.events.end());
   }
   std::set<std::string> other;
@@ -111,10 +111,10 @@ TEST(KernelCategories, EveryFixtureKernelIsCategorised) {
 // slot-mapping and fill helpers are "other".
 TEST(KernelCategories, EveryOwnSampleKernelIsCategorised) {
   const KernelTrace traces[] = {
-      parse_rocprof_v1_csv(testing::own_text(testing::kOwnV1Dir, "results.csv"), "v1"),
-      parse_rocprofv3_kernel_trace(testing::own_text(testing::kOwnV3Dir, "7301_kernel_trace.csv"), "v3"),
-      parse_nsys_gpu_trace(testing::own_text(testing::kOwnNsysDir, "sbtest_cuda_gpu_trace.csv"), "ns"),
-      parse_torch_trace(testing::authored_text(testing::kOwnTorchFile), "torch")};
+      parse_rocprof_v1_csv(trace_fixtures::own_text(trace_fixtures::kOwnV1Dir, "results.csv"), "v1"),
+      parse_rocprofv3_kernel_trace(trace_fixtures::own_text(trace_fixtures::kOwnV3Dir, "7301_kernel_trace.csv"), "v3"),
+      parse_nsys_gpu_trace(trace_fixtures::own_text(trace_fixtures::kOwnNsysDir, "sbtest_cuda_gpu_trace.csv"), "ns"),
+      parse_torch_trace(trace_fixtures::authored_text(trace_fixtures::kOwnTorchFile), "torch")};
   const std::set<KernelCategory> every(kAllCategories.begin(), kAllCategories.end());
   std::set<std::string> other;
   for (const KernelTrace& t : traces) {

@@ -10,9 +10,9 @@
 namespace sb::trace {
 namespace {
 
-using testing::fixture;
+using trace_fixtures::fixture;
 
-TraceFileFormat sniff(std::string_view rel) { return detect_trace_text(testing::fixture_text(rel).substr(0, 4096)); }
+TraceFileFormat sniff(std::string_view rel) { return detect_trace_text(trace_fixtures::fixture_text(rel).substr(0, 4096)); }
 
 TEST(DetectTrace, RecognisesEveryFixtureFromItsContent) {
   SB_REQUIRE_SHARED_FIXTURES();
@@ -28,8 +28,8 @@ TEST(DetectTrace, RecognisesEveryFixtureFromItsContent) {
   EXPECT_EQ(sniff("nsys/vllm_decode_h100_tp2/vllm_cuda_gpu_trace.csv"), TraceFileFormat::nsys_gpu_trace);
   EXPECT_EQ(sniff("nsys/vllm_decode_h100_tp2/stdout_cuda_gpu_kern_sum.txt"), TraceFileFormat::kernel_stats);
   EXPECT_EQ(sniff("nsys/vllm_decode_h100_tp2/vllm_cuda_api_sum.csv"), TraceFileFormat::kernel_stats);
-  EXPECT_EQ(sniff(testing::kTorchFile), TraceFileFormat::torch);
-  EXPECT_EQ(sniff(std::string(testing::kTorchFile) + ".gz"), TraceFileFormat::torch_gzip);
+  EXPECT_EQ(sniff(trace_fixtures::kTorchFile), TraceFileFormat::torch);
+  EXPECT_EQ(sniff(std::string(trace_fixtures::kTorchFile) + ".gz"), TraceFileFormat::torch_gzip);
   EXPECT_EQ(sniff("rocprof_v1/real_hip_vector_add/input.txt"), TraceFileFormat::unknown);
 }
 
@@ -85,7 +85,7 @@ TEST(DetectTrace, TwoRunsOfOneProfilerInAFolderAskForOne) {
   SB_REQUIRE_SHARED_FIXTURES();
   const std::string dir = ::testing::TempDir() + "/sb_trace_two_nsys";
   std::filesystem::create_directories(dir);
-  const std::string text = testing::fixture_text("nsys/vllm_decode_h100_tp2/vllm_cuda_gpu_trace.csv");
+  const std::string text = trace_fixtures::fixture_text("nsys/vllm_decode_h100_tp2/vllm_cuda_gpu_trace.csv");
   std::ofstream(dir + "/a_cuda_gpu_trace.csv") << text;
   std::ofstream(dir + "/b_cuda_gpu_trace.csv") << text;
   EXPECT_NE(detect_error_of(dir).find(": 2 nsys traces found ("), std::string::npos) << detect_error_of(dir);
@@ -99,7 +99,7 @@ TEST(DetectTrace, ParseTraceTextRefusesSummaries) {
 
 // The project's own samples (tests/data/trace/authored/README.md).
 TraceFileFormat sniff_own(std::string_view rel) {
-  return detect_trace_text(testing::authored_text(rel).substr(0, 4096));
+  return detect_trace_text(trace_fixtures::authored_text(rel).substr(0, 4096));
 }
 
 TEST(DetectTrace, RecognisesEveryOwnSampleFromItsContent) {
@@ -132,33 +132,33 @@ TEST(DetectTrace, RecognisesEveryOwnSampleFromItsContent) {
 }
 
 TEST(DetectTrace, OwnFoldersPickTheirTraceFiles) {
-  const DetectedTrace v3 = detect_trace_format(testing::authored(testing::kOwnV3Run));  // <host>/<pid>_… below
+  const DetectedTrace v3 = detect_trace_format(trace_fixtures::authored(trace_fixtures::kOwnV3Run));  // <host>/<pid>_… below
   EXPECT_EQ(v3.format, "rocprofv3");
   ASSERT_EQ(v3.files.size(), 2u);  // stats and agent_info are left out
   EXPECT_TRUE(v3.files[0].ends_with("/sbtest-node7/7301_kernel_trace.csv")) << v3.files[0];
   EXPECT_TRUE(v3.files[1].ends_with("/sbtest-node7/7301_memory_copy_trace.csv")) << v3.files[1];
 
-  const DetectedTrace v1 = detect_trace_format(testing::authored(testing::kOwnV1Dir));
+  const DetectedTrace v1 = detect_trace_format(trace_fixtures::authored(trace_fixtures::kOwnV1Dir));
   EXPECT_EQ(v1.format, "rocprof_v1");
   ASSERT_EQ(v1.files.size(), 1u);  // results.csv wins over results_timestamp_only.csv and results.json
   EXPECT_TRUE(v1.files[0].ends_with("/results.csv"));
 
-  const DetectedTrace torch = detect_trace_format(testing::authored(testing::kOwnTorchDir));
+  const DetectedTrace torch = detect_trace_format(trace_fixtures::authored(trace_fixtures::kOwnTorchDir));
   EXPECT_EQ(torch.format, "torch");
   ASSERT_EQ(torch.files.size(), 1u);  // the .gz twin is dropped
   EXPECT_TRUE(torch.files[0].ends_with(".pt.trace.json"));
 
-  const DetectedTrace nsys = detect_trace_format(testing::authored(testing::kOwnNsysDir));
+  const DetectedTrace nsys = detect_trace_format(trace_fixtures::authored(trace_fixtures::kOwnNsysDir));
   EXPECT_EQ(nsys.format, "nsys");
   ASSERT_EQ(nsys.files.size(), 1u);  // the summaries beside it are no traces
   EXPECT_TRUE(nsys.files[0].ends_with("/sbtest_cuda_gpu_trace.csv"));
 
   // A counter-only results file next to results.json: the JSON is the trace.
-  const DetectedTrace hip = detect_trace_format(testing::authored(testing::kOwnV1Hip));
+  const DetectedTrace hip = detect_trace_format(trace_fixtures::authored(trace_fixtures::kOwnV1Hip));
   ASSERT_EQ(hip.files.size(), 1u);
   EXPECT_TRUE(hip.files[0].ends_with("/results.json"));
 
-  EXPECT_EQ(detect_trace_format(testing::authored(testing::kOwnV3Old)).files.size(), 2u);
+  EXPECT_EQ(detect_trace_format(trace_fixtures::authored(trace_fixtures::kOwnV3Old)).files.size(), 2u);
 }
 
 TEST(DetectTrace, FoldersAreSearchedThreeLevelsDeep) {
@@ -166,7 +166,7 @@ TEST(DetectTrace, FoldersAreSearchedThreeLevelsDeep) {
   const fs::path dir = fs::path(::testing::TempDir()) / "sb_trace_depth";
   fs::remove_all(dir);
   fs::create_directories(dir / "a/b/c/d");
-  const std::string v3 = testing::authored(testing::kOwnV3Dir);
+  const std::string v3 = trace_fixtures::authored(trace_fixtures::kOwnV3Dir);
   fs::copy_file(v3 + "7301_kernel_trace.csv", dir / "a/b/c/7301_kernel_trace.csv");              // level 3
   fs::copy_file(v3 + "7301_memory_copy_trace.csv", dir / "a/b/c/d/7301_memory_copy_trace.csv");  // level 4
   const DetectedTrace found = detect_trace_format(dir.string());
@@ -184,13 +184,13 @@ TEST(DetectTrace, OwnSamplesAmbiguousAndForeignPathsAreOneLineErrors) {
   const fs::path none = fs::path(::testing::TempDir()) / "sb_trace_no_trace";
   fs::remove_all(none);
   fs::create_directories(none);
-  fs::copy_file(testing::authored(std::string(testing::kOwnV1Hip) + "input.txt"), none / "input.txt");
-  fs::copy_file(testing::authored(std::string(testing::kOwnV3Dir) + "7301_agent_info.csv"), none / "agent_info.csv");
+  fs::copy_file(trace_fixtures::authored(std::string(trace_fixtures::kOwnV1Hip) + "input.txt"), none / "input.txt");
+  fs::copy_file(trace_fixtures::authored(std::string(trace_fixtures::kOwnV3Dir) + "7301_agent_info.csv"), none / "agent_info.csv");
   EXPECT_EQ(detect_error_of(none.string()), none.string() + ": no rocprof, rocprofv3, nsys or torch trace found");
   fs::remove_all(none);
-  const std::string stats = testing::authored("nsys/decode_step/sbtest_cuda_gpu_kern_sum.csv");
+  const std::string stats = trace_fixtures::authored("nsys/decode_step/sbtest_cuda_gpu_kern_sum.csv");
   EXPECT_EQ(detect_error_of(stats), stats + ": not a kernel trace this tool reads (kernel_stats)");
-  const std::string all = testing::authored("");
+  const std::string all = trace_fixtures::authored("");
   EXPECT_NE(detect_error_of(all).find("traces of several profilers found"), std::string::npos) << detect_error_of(all);
 }
 
@@ -198,7 +198,7 @@ TEST(DetectTrace, TwoRunsOfOneProfilerInAFolderAskForOneOwnSample) {
   const std::string dir = ::testing::TempDir() + "/sb_trace_two_nsys_own";
   std::filesystem::remove_all(dir);
   std::filesystem::create_directories(dir);
-  const std::string text = testing::own_text(testing::kOwnNsysDir, "sbtest_cuda_gpu_trace.csv");
+  const std::string text = trace_fixtures::own_text(trace_fixtures::kOwnNsysDir, "sbtest_cuda_gpu_trace.csv");
   std::ofstream(dir + "/a_cuda_gpu_trace.csv") << text;
   std::ofstream(dir + "/b_cuda_gpu_trace.csv") << text;
   EXPECT_NE(detect_error_of(dir).find(": 2 nsys traces found ("), std::string::npos) << detect_error_of(dir);

@@ -9,7 +9,7 @@
 #include "support/test_paths.hpp"
 #include "trace/load.hpp"
 
-namespace sb::trace::testing {
+namespace sb::trace::trace_fixtures {
 
 inline std::string fixture(std::string_view rel) { return sb::test_files::shared_fixture(rel); }
 inline std::string test_data(std::string_view rel) {
@@ -41,4 +41,4 @@ inline std::string own_text(std::string_view dir, std::string_view file) {
   return authored_text(std::string(dir) + std::string(file));
 }
 
-}  // namespace sb::trace::testing
+}  // namespace sb::trace::trace_fixtures

@@ -11,7 +11,7 @@ namespace {
 // vLLM's default output is the .json.gz twin of the plain fixture (same bytes once decompressed).
 TEST(Gunzip, DecompressesTheTorchFixtureOrRefusesWithAHint) {
   SB_REQUIRE_SHARED_FIXTURES();
-  const std::string gz = testing::fixture_text(std::string(testing::kTorchFile) + ".gz");
+  const std::string gz = trace_fixtures::fixture_text(std::string(trace_fixtures::kTorchFile) + ".gz");
   if (!gzip_supported()) {
     try {
       gunzip(gz, "t.json.gz");
@@ -21,7 +21,7 @@ TEST(Gunzip, DecompressesTheTorchFixtureOrRefusesWithAHint) {
     }
     return;
   }
-  EXPECT_EQ(gunzip(gz, "t.json.gz"), testing::fixture_text(testing::kTorchFile));
+  EXPECT_EQ(gunzip(gz, "t.json.gz"), trace_fixtures::fixture_text(trace_fixtures::kTorchFile));
   for (const std::size_t cut : {std::size_t{0}, std::size_t{10}, gz.size() / 2, gz.size() - 1}) {
     EXPECT_THROW(gunzip(gz.substr(0, cut), "t.json.gz"), UserError) << cut;
   }
@@ -29,20 +29,20 @@ TEST(Gunzip, DecompressesTheTorchFixtureOrRefusesWithAHint) {
 
 TEST(Gunzip, LoadingAGzipTraceGivesThePlainTracesEvents) {
   SB_REQUIRE_SHARED_FIXTURES();
-  const std::string gz_path = testing::fixture(std::string(testing::kTorchFile) + ".gz");
+  const std::string gz_path = trace_fixtures::fixture(std::string(trace_fixtures::kTorchFile) + ".gz");
   if (!gzip_supported()) {
     EXPECT_THROW(load_trace_file(gz_path), UserError);
     return;
   }
   const KernelTrace from_gz = load_trace_file(gz_path);
-  const KernelTrace plain = load_trace_file(testing::fixture(testing::kTorchFile));
+  const KernelTrace plain = load_trace_file(trace_fixtures::fixture(trace_fixtures::kTorchFile));
   ASSERT_EQ(from_gz.events.size(), plain.events.size());
   for (std::size_t i = 0; i < plain.events.size(); ++i) EXPECT_EQ(from_gz.events[i].start_ns, plain.events[i].start_ns);
 }
 
 // The project's torch sample has a twin made with `gzip -k -n` (tests/data/trace/authored/generate.py).
 TEST(Gunzip, DecompressesTheOwnTorchSampleOrRefusesWithAHint) {
-  const std::string gz = testing::authored_text(std::string(testing::kOwnTorchFile) + ".gz");
+  const std::string gz = trace_fixtures::authored_text(std::string(trace_fixtures::kOwnTorchFile) + ".gz");
   if (!gzip_supported()) {
     try {
       gunzip(gz, "t.json.gz");
@@ -52,7 +52,7 @@ TEST(Gunzip, DecompressesTheOwnTorchSampleOrRefusesWithAHint) {
     }
     return;
   }
-  const std::string plain = testing::authored_text(testing::kOwnTorchFile);
+  const std::string plain = trace_fixtures::authored_text(trace_fixtures::kOwnTorchFile);
   ASSERT_LT(gz.size(), plain.size());
   EXPECT_EQ(gunzip(gz, "t.json.gz"), plain);
   for (const std::size_t cut : {std::size_t{0}, std::size_t{10}, gz.size() / 2, gz.size() - 1}) {
@@ -61,13 +61,13 @@ TEST(Gunzip, DecompressesTheOwnTorchSampleOrRefusesWithAHint) {
 }
 
 TEST(Gunzip, LoadingTheOwnGzipSampleGivesThePlainTracesEvents) {
-  const std::string gz_path = testing::authored(std::string(testing::kOwnTorchFile) + ".gz");
+  const std::string gz_path = trace_fixtures::authored(std::string(trace_fixtures::kOwnTorchFile) + ".gz");
   if (!gzip_supported()) {
     EXPECT_THROW(load_trace_file(gz_path), UserError);
     return;
   }
   const KernelTrace from_gz = load_trace_file(gz_path);
-  const KernelTrace plain = load_trace_file(testing::authored(testing::kOwnTorchFile));
+  const KernelTrace plain = load_trace_file(trace_fixtures::authored(trace_fixtures::kOwnTorchFile));
   ASSERT_EQ(plain.events.size(), 18u);
   ASSERT_EQ(from_gz.events.size(), plain.events.size());
   for (std::size_t i = 0; i < plain.events.size(); ++i) {

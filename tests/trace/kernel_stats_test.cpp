@@ -8,7 +8,7 @@
 namespace sb::trace {
 namespace {
 
-using testing::fixture_text;
+using trace_fixtures::fixture_text;
 
 KernelStats stats_of(std::string_view dir, std::string_view file) {
   return parse_kernel_stats(fixture_text(std::string(dir) + std::string(file)), file);
@@ -16,7 +16,7 @@ KernelStats stats_of(std::string_view dir, std::string_view file) {
 
 TEST(KernelStats, RocprofV1RealFilesIncludingScientificPercentages) {
   SB_REQUIRE_SHARED_FIXTURES();
-  const KernelStats hip = stats_of(testing::kV1Real, "results.hip_stats.csv");
+  const KernelStats hip = stats_of(trace_fixtures::kV1Real, "results.hip_stats.csv");
   EXPECT_EQ(hip.source_format, "rocprof");
   ASSERT_EQ(hip.rows.size(), 7u);
   EXPECT_EQ(hip.rows[0].name, "hipMemcpy");
@@ -28,7 +28,7 @@ TEST(KernelStats, RocprofV1RealFilesIncludingScientificPercentages) {
   EXPECT_FALSE(hip.rows[0].min_ns);
   EXPECT_EQ(hip.rows[6].line, 8u);
 
-  const KernelStats kernels = stats_of(testing::kV1Real, "results.stats.csv");
+  const KernelStats kernels = stats_of(trace_fixtures::kV1Real, "results.stats.csv");
   ASSERT_EQ(kernels.rows.size(), 1u);
   EXPECT_EQ(kernels.rows[0].name, "vector_add(float*, float*, float*, int)");  // HIP-ops name: no [clone .kd]
   EXPECT_EQ(kernels.rows[0].percent_text, "100.0");
@@ -44,7 +44,7 @@ TEST(KernelStats, RocprofV1UnquotedNamesOfOlderReleases) {
 
 TEST(KernelStats, Rocprofv3WithMinMaxAndStdDev) {
   SB_REQUIRE_SHARED_FIXTURES();
-  const KernelStats real = stats_of(testing::kV3Real, "hip_api_stats.csv");
+  const KernelStats real = stats_of(trace_fixtures::kV3Real, "hip_api_stats.csv");
   EXPECT_EQ(real.rows[0].name, "hipStreamCreateWithFlags");
   EXPECT_EQ(real.rows[0].avg_ns, 65624351.5);
   EXPECT_EQ(real.rows[0].min_ns, 3991286);
@@ -52,7 +52,7 @@ TEST(KernelStats, Rocprofv3WithMinMaxAndStdDev) {
   EXPECT_EQ(real.rows[0].stddev_text, "122332531.343496");
   EXPECT_EQ(real.rows[1].stddev_ns, 0.0);
 
-  const KernelStats authored = stats_of(testing::kV3Dir, "48213_kernel_stats.csv");
+  const KernelStats authored = stats_of(trace_fixtures::kV3Dir, "48213_kernel_stats.csv");
   ASSERT_EQ(authored.rows.size(), 19u);
   EXPECT_EQ(authored.rows[1].name,
             "void vllm::cross_device_reduce_1stage<__hip_bfloat16, 2>(vllm::RankData*, vllm::RankSignals, "
@@ -62,8 +62,8 @@ TEST(KernelStats, Rocprofv3WithMinMaxAndStdDev) {
 
 TEST(KernelStats, NsysSummaryFromCsvAndFromStdoutWithPreamble) {
   SB_REQUIRE_SHARED_FIXTURES();
-  const KernelStats csv = stats_of(testing::kNsysDir, "vllm_cuda_gpu_kern_sum.csv");
-  const KernelStats out = stats_of(testing::kNsysDir, "stdout_cuda_gpu_kern_sum.txt");
+  const KernelStats csv = stats_of(trace_fixtures::kNsysDir, "vllm_cuda_gpu_kern_sum.csv");
+  const KernelStats out = stats_of(trace_fixtures::kNsysDir, "stdout_cuda_gpu_kern_sum.txt");
   EXPECT_EQ(csv.source_format, "nsys");
   ASSERT_EQ(csv.rows.size(), 16u);
   ASSERT_EQ(out.rows.size(), csv.rows.size());
@@ -79,7 +79,7 @@ TEST(KernelStats, NsysSummaryFromCsvAndFromStdoutWithPreamble) {
   EXPECT_EQ(csv.rows[0].stddev_text, "4633.8");
   EXPECT_EQ(csv.rows[0].percent, 19.1);
 
-  const KernelStats mem = stats_of(testing::kNsysDir, "vllm_cuda_gpu_mem_time_sum.csv");
+  const KernelStats mem = stats_of(trace_fixtures::kNsysDir, "vllm_cuda_gpu_mem_time_sum.csv");
   ASSERT_EQ(mem.rows.size(), 3u);
   EXPECT_EQ(mem.rows[2].name, "[CUDA memset]");
   EXPECT_EQ(mem.rows[0].calls, 3);  // "Count" column
@@ -96,18 +96,18 @@ TEST(KernelStats, MalformedAndForeignFilesAreUserErrors) {
 
 TEST(KernelStats, TracesAreNoSummaries) {
   SB_REQUIRE_SHARED_FIXTURES();
-  EXPECT_THROW(stats_of(testing::kNsysDir, "vllm_cuda_gpu_trace.csv"), UserError);
-  EXPECT_TRUE(has_kernel_stats_header(fixture_text(std::string(testing::kNsysDir) + "stdout_cuda_gpu_kern_sum.txt")));
-  EXPECT_FALSE(has_kernel_stats_header(fixture_text(std::string(testing::kV1Dir) + "results.csv")));
+  EXPECT_THROW(stats_of(trace_fixtures::kNsysDir, "vllm_cuda_gpu_trace.csv"), UserError);
+  EXPECT_TRUE(has_kernel_stats_header(fixture_text(std::string(trace_fixtures::kNsysDir) + "stdout_cuda_gpu_kern_sum.txt")));
+  EXPECT_FALSE(has_kernel_stats_header(fixture_text(std::string(trace_fixtures::kV1Dir) + "results.csv")));
 }
 
 // The project's own summaries (tests/data/trace/authored/README.md), each computed from the trace beside it.
 KernelStats own_stats_of(std::string_view dir, std::string_view file) {
-  return parse_kernel_stats(testing::own_text(dir, file), file);
+  return parse_kernel_stats(trace_fixtures::own_text(dir, file), file);
 }
 
 TEST(KernelStats, OwnRocprofV1FilesIncludingScientificPercentages) {
-  const KernelStats hip = own_stats_of(testing::kOwnV1Hip, "results.hip_stats.csv");
+  const KernelStats hip = own_stats_of(trace_fixtures::kOwnV1Hip, "results.hip_stats.csv");
   EXPECT_EQ(hip.source_format, "rocprof");
   ASSERT_EQ(hip.rows.size(), 7u);
   EXPECT_EQ(hip.rows[0].name, "hipMalloc");
@@ -121,13 +121,13 @@ TEST(KernelStats, OwnRocprofV1FilesIncludingScientificPercentages) {
   EXPECT_FALSE(hip.rows[0].min_ns);
   EXPECT_EQ(hip.rows[6].line, 8u);
 
-  const KernelStats kernels = own_stats_of(testing::kOwnV1Hip, "results.stats.csv");
+  const KernelStats kernels = own_stats_of(trace_fixtures::kOwnV1Hip, "results.stats.csv");
   ASSERT_EQ(kernels.rows.size(), 1u);
   EXPECT_EQ(kernels.rows[0].name, "saxpy_kernel(float, float const*, float*, int)");  // HIP-ops name: no [clone .kd]
   EXPECT_EQ(kernels.rows[0].calls, 2);
   EXPECT_EQ(kernels.rows[0].percent_text, "100.0");
 
-  const KernelStats step = own_stats_of(testing::kOwnV1Dir, "results.stats.csv");
+  const KernelStats step = own_stats_of(trace_fixtures::kOwnV1Dir, "results.stats.csv");
   ASSERT_EQ(step.rows.size(), 10u);
   EXPECT_EQ(step.rows[2].name, "Cijk_Alik_Bljk_HHS_BH_MT32x32x128_MI16x16x1_SBTEST.kd");
   EXPECT_EQ(step.rows[2].total_ns, 17'001);
@@ -136,7 +136,7 @@ TEST(KernelStats, OwnRocprofV1FilesIncludingScientificPercentages) {
 }
 
 TEST(KernelStats, OwnRocprofv3WithMinMaxAndStdDev) {
-  const KernelStats old = own_stats_of(testing::kOwnV3Old, "kernel_stats.csv");
+  const KernelStats old = own_stats_of(trace_fixtures::kOwnV3Old, "kernel_stats.csv");
   ASSERT_EQ(old.rows.size(), 2u);
   EXPECT_EQ(old.rows[0].name, "void scale_kernel<float>(float*, float const*, float, int)");
   EXPECT_EQ(old.rows[0].calls, 4);
@@ -148,7 +148,7 @@ TEST(KernelStats, OwnRocprofv3WithMinMaxAndStdDev) {
   EXPECT_EQ(old.rows[1].stddev_ns, 0.0);
   EXPECT_EQ(old.rows[1].stddev_text, "0.00000000e+00");
 
-  const KernelStats step = own_stats_of(testing::kOwnV3Dir, "7301_kernel_stats.csv");
+  const KernelStats step = own_stats_of(trace_fixtures::kOwnV3Dir, "7301_kernel_stats.csv");
   ASSERT_EQ(step.rows.size(), 10u);
   EXPECT_EQ(step.rows[1].name,
             "void sbtest::cross_device_reduce_1stage<__hip_bfloat16, 2>(sbtest::RankData*, __hip_bfloat16*, int)");
@@ -158,8 +158,8 @@ TEST(KernelStats, OwnRocprofv3WithMinMaxAndStdDev) {
 }
 
 TEST(KernelStats, OwnNsysSummaryFromCsvAndFromStdoutWithPreamble) {
-  const KernelStats csv = own_stats_of(testing::kOwnNsysDir, "sbtest_cuda_gpu_kern_sum.csv");
-  const KernelStats out = own_stats_of(testing::kOwnNsysDir, "stdout_cuda_gpu_kern_sum.txt");
+  const KernelStats csv = own_stats_of(trace_fixtures::kOwnNsysDir, "sbtest_cuda_gpu_kern_sum.csv");
+  const KernelStats out = own_stats_of(trace_fixtures::kOwnNsysDir, "stdout_cuda_gpu_kern_sum.txt");
   EXPECT_EQ(csv.source_format, "nsys");
   ASSERT_EQ(csv.rows.size(), 11u);
   ASSERT_EQ(out.rows.size(), csv.rows.size());
@@ -177,7 +177,7 @@ TEST(KernelStats, OwnNsysSummaryFromCsvAndFromStdoutWithPreamble) {
   EXPECT_EQ(csv.rows[0].percent, 27.6);  // 20 000 of 72 500 kernel ns
   EXPECT_EQ(csv.rows[1].name, "void flash::sbtest_flash_fwd_splitkv_kernel<(int)128, (bool)1>(flash::Params)");
 
-  const KernelStats mem = own_stats_of(testing::kOwnNsysDir, "sbtest_cuda_gpu_mem_time_sum.csv");
+  const KernelStats mem = own_stats_of(trace_fixtures::kOwnNsysDir, "sbtest_cuda_gpu_mem_time_sum.csv");
   ASSERT_EQ(mem.rows.size(), 3u);
   EXPECT_EQ(mem.rows[0].name, "[CUDA memcpy Host-to-Device]");
   EXPECT_EQ(mem.rows[0].calls, 2);  // "Count" column
@@ -185,9 +185,9 @@ TEST(KernelStats, OwnNsysSummaryFromCsvAndFromStdoutWithPreamble) {
 }
 
 TEST(KernelStats, OwnTracesAreNoSummaries) {
-  EXPECT_THROW(own_stats_of(testing::kOwnNsysDir, "sbtest_cuda_gpu_trace.csv"), UserError);
-  EXPECT_TRUE(has_kernel_stats_header(testing::own_text(testing::kOwnNsysDir, "stdout_cuda_gpu_kern_sum.txt")));
-  EXPECT_FALSE(has_kernel_stats_header(testing::own_text(testing::kOwnV1Dir, "results.csv")));
+  EXPECT_THROW(own_stats_of(trace_fixtures::kOwnNsysDir, "sbtest_cuda_gpu_trace.csv"), UserError);
+  EXPECT_TRUE(has_kernel_stats_header(trace_fixtures::own_text(trace_fixtures::kOwnNsysDir, "stdout_cuda_gpu_kern_sum.txt")));
+  EXPECT_FALSE(has_kernel_stats_header(trace_fixtures::own_text(trace_fixtures::kOwnV1Dir, "results.csv")));
 }
 
 }  // namespace

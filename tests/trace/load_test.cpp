@@ -14,7 +14,7 @@
 namespace sb::trace {
 namespace {
 
-using testing::test_data;
+using trace_fixtures::test_data;
 
 std::set<KernelCategory> categories_of(const KernelTrace& t) {
   std::set<KernelCategory> out;
@@ -71,7 +71,7 @@ TEST(LoadTrace, FolderOfSeveralProfilersIsRefused) {
 
 TEST(LoadTrace, RocprofV3FolderMergesKernelsAndCopiesSortedByStart) {
   SB_REQUIRE_SHARED_FIXTURES();
-  const KernelTrace t = load_trace(testing::fixture("rocprofv3/vllm_decode_mi300x"));
+  const KernelTrace t = load_trace(trace_fixtures::fixture("rocprofv3/vllm_decode_mi300x"));
   EXPECT_EQ(t.source_format, "rocprofv3");
   EXPECT_EQ(t.files.size(), 2u);
   ASSERT_EQ(t.events.size(), 33u + 4u);
@@ -105,13 +105,13 @@ TEST(LoadTrace, SidecarAndFileErrorsNameTheFile) {
 
 TEST(LoadTrace, KernelStatsFile) {
   SB_REQUIRE_SHARED_FIXTURES();
-  const KernelStats s = load_kernel_stats_file(testing::fixture("rocprof_v1/vllm_decode_mi300x/results.copy_stats.csv"));
+  const KernelStats s = load_kernel_stats_file(trace_fixtures::fixture("rocprof_v1/vllm_decode_mi300x/results.copy_stats.csv"));
   EXPECT_EQ(s.rows.size(), 3u);
 }
 
 // The project's own samples (tests/data/trace/authored/README.md).
 TEST(LoadTrace, OwnRocprofV3FolderMergesKernelsAndCopiesSortedByStart) {
-  const KernelTrace t = load_trace(testing::authored(testing::kOwnV3Run));
+  const KernelTrace t = load_trace(trace_fixtures::authored(trace_fixtures::kOwnV3Run));
   EXPECT_EQ(t.source_format, "rocprofv3");
   EXPECT_EQ(t.files.size(), 2u);
   ASSERT_EQ(t.events.size(), 14u + 3u);
@@ -130,26 +130,26 @@ TEST(LoadTrace, OwnRocprofV3FolderMergesKernelsAndCopiesSortedByStart) {
 }
 
 TEST(LoadTrace, OwnFoldersOfEveryFormat) {
-  const KernelTrace v1 = load_trace(testing::authored(testing::kOwnV1Dir));
+  const KernelTrace v1 = load_trace(trace_fixtures::authored(trace_fixtures::kOwnV1Dir));
   EXPECT_EQ(v1.source_format, "rocprof_v1");
   EXPECT_EQ(v1.events.size(), 14u);
-  const KernelTrace torch = load_trace(testing::authored(testing::kOwnTorchDir));
+  const KernelTrace torch = load_trace(trace_fixtures::authored(trace_fixtures::kOwnTorchDir));
   EXPECT_EQ(torch.source_format, "torch");
   EXPECT_EQ(torch.events.size(), 18u);  // the .gz twin is not read a second time
   EXPECT_EQ(torch.unix_offset_ns, 0);
-  const KernelTrace nsys = load_trace(testing::authored(testing::kOwnNsysDir));
+  const KernelTrace nsys = load_trace(trace_fixtures::authored(trace_fixtures::kOwnNsysDir));
   EXPECT_EQ(nsys.events.size(), 18u);
   EXPECT_FALSE(nsys.unix_offset_ns);
-  const KernelTrace old = load_trace(testing::authored(testing::kOwnV3Old));
+  const KernelTrace old = load_trace(trace_fixtures::authored(trace_fixtures::kOwnV3Old));
   ASSERT_EQ(old.events.size(), 5u + 2u);
   EXPECT_EQ(old.events.front().name, "MEMORY_COPY_HOST_TO_DEVICE");
   EXPECT_EQ(old.events.front().pid, -1);
-  EXPECT_THROW(load_trace(testing::authored("")), UserError);  // several profilers
+  EXPECT_THROW(load_trace(trace_fixtures::authored("")), UserError);  // several profilers
 }
 
 TEST(LoadTrace, OwnKernelStatsFile) {
   const KernelStats s =
-      load_kernel_stats_file(testing::authored(std::string(testing::kOwnV1Hip) + "results.copy_stats.csv"));
+      load_kernel_stats_file(trace_fixtures::authored(std::string(trace_fixtures::kOwnV1Hip) + "results.copy_stats.csv"));
   ASSERT_EQ(s.rows.size(), 2u);
   EXPECT_EQ(s.rows[0].name, "CopyHostToDevice");
   EXPECT_EQ(s.rows[0].total_ns, 6'400'000);

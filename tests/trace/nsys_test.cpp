@@ -10,7 +10,7 @@ namespace sb::trace {
 namespace {
 
 std::string nsys_file(std::string_view file) {
-  return testing::fixture_text(std::string(testing::kNsysDir) + std::string(file));
+  return trace_fixtures::fixture_text(std::string(trace_fixtures::kNsysDir) + std::string(file));
 }
 
 TEST(Nsys, ParsesKernelsCopiesAndMemsetsWithSizesAndDevices) {
@@ -99,7 +99,7 @@ TEST(Nsys, TruncatedAnywhereNeverCrashes) {
 
 // The project's own decode step (tests/data/trace/authored/README.md): 18 operations on device 1,
 // stream 13, from session ns 3 000 000 000; the CUDA graph's 11 kernels share CorrId 9010.
-std::string own_nsys(std::string_view file) { return testing::own_text(testing::kOwnNsysDir, file); }
+std::string own_nsys(std::string_view file) { return trace_fixtures::own_text(trace_fixtures::kOwnNsysDir, file); }
 
 TEST(Nsys, OwnSampleKernelsCopiesMemsetsSizesAndDevices) {
   const KernelTrace t = parse_nsys_gpu_trace(own_nsys("sbtest_cuda_gpu_trace.csv"), "trace.csv");

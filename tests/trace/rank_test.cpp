@@ -18,7 +18,7 @@
 namespace sb::trace {
 namespace {
 
-using testing::fixture_text;
+using trace_fixtures::fixture_text;
 
 std::string rank_in(std::string_view dir, std::string_view file) {
   return fixture_text(std::string(dir) + std::string(file));
@@ -33,8 +33,8 @@ std::string v3_percent(double v) {
 
 TEST(RankKernels, ReproducesRocprofV1ResultsStatsExactly) {
   SB_REQUIRE_SHARED_FIXTURES();
-  const auto ranks = rank_kernels(parse_rocprof_v1_csv(rank_in(testing::kV1Dir, "results.csv"), "results.csv"));
-  const KernelStats stats = parse_kernel_stats(rank_in(testing::kV1Dir, "results.stats.csv"), "results.stats.csv");
+  const auto ranks = rank_kernels(parse_rocprof_v1_csv(rank_in(trace_fixtures::kV1Dir, "results.csv"), "results.csv"));
+  const KernelStats stats = parse_kernel_stats(rank_in(trace_fixtures::kV1Dir, "results.stats.csv"), "results.stats.csv");
   ASSERT_EQ(ranks.size(), stats.rows.size());
   for (std::size_t i = 0; i < ranks.size(); ++i) {
     const KernelStatsRow& want = stats.rows[i];
@@ -49,8 +49,8 @@ TEST(RankKernels, ReproducesRocprofV1ResultsStatsExactly) {
 TEST(RankKernels, ReproducesRocprofv3KernelAndCopyStatsExactly) {
   SB_REQUIRE_SHARED_FIXTURES();
   const auto ranks =
-      rank_kernels(parse_rocprofv3_kernel_trace(rank_in(testing::kV3Dir, "48213_kernel_trace.csv"), "k"));
-  const KernelStats stats = parse_kernel_stats(rank_in(testing::kV3Dir, "48213_kernel_stats.csv"), "s");
+      rank_kernels(parse_rocprofv3_kernel_trace(rank_in(trace_fixtures::kV3Dir, "48213_kernel_trace.csv"), "k"));
+  const KernelStats stats = parse_kernel_stats(rank_in(trace_fixtures::kV3Dir, "48213_kernel_stats.csv"), "s");
   ASSERT_EQ(ranks.size(), stats.rows.size());
   for (std::size_t i = 0; i < ranks.size(); ++i) {
     const KernelStatsRow& want = stats.rows[i];
@@ -64,9 +64,9 @@ TEST(RankKernels, ReproducesRocprofv3KernelAndCopyStatsExactly) {
     EXPECT_EQ(v3_float(ranks[i].stddev_ns), want.stddev_text) << want.name;  // sample standard deviation
   }
   const auto copies =
-      rank_kernels(parse_rocprofv3_memory_copy_trace(rank_in(testing::kV3Dir, "48213_memory_copy_trace.csv"), "m"),
+      rank_kernels(parse_rocprofv3_memory_copy_trace(rank_in(trace_fixtures::kV3Dir, "48213_memory_copy_trace.csv"), "m"),
                    {.include_copies = true});
-  const KernelStats copy_stats = parse_kernel_stats(rank_in(testing::kV3Dir, "48213_memory_copy_stats.csv"), "ms");
+  const KernelStats copy_stats = parse_kernel_stats(rank_in(trace_fixtures::kV3Dir, "48213_memory_copy_stats.csv"), "ms");
   ASSERT_EQ(copies.size(), copy_stats.rows.size());
   for (std::size_t i = 0; i < copies.size(); ++i) {
     EXPECT_EQ(copies[i].name, copy_stats.rows[i].name);
@@ -95,20 +95,20 @@ void expect_nsys_summary(const std::vector<KernelRank>& ranks, const KernelStats
 
 TEST(RankKernels, ReproducesNsysKernelAndMemoryTimeSummariesExactly) {
   SB_REQUIRE_SHARED_FIXTURES();
-  KernelTrace trace = parse_nsys_gpu_trace(rank_in(testing::kNsysDir, "vllm_cuda_gpu_trace.csv"), "t");
+  KernelTrace trace = parse_nsys_gpu_trace(rank_in(trace_fixtures::kNsysDir, "vllm_cuda_gpu_trace.csv"), "t");
   expect_nsys_summary(rank_kernels(trace),
-                      parse_kernel_stats(rank_in(testing::kNsysDir, "vllm_cuda_gpu_kern_sum.csv"), "k"));
+                      parse_kernel_stats(rank_in(trace_fixtures::kNsysDir, "vllm_cuda_gpu_kern_sum.csv"), "k"));
   std::erase_if(trace.events, [](const KernelEvent& e) { return e.kind == OpKind::kernel; });
   expect_nsys_summary(rank_kernels(trace, {.include_copies = true}),
-                      parse_kernel_stats(rank_in(testing::kNsysDir, "vllm_cuda_gpu_mem_time_sum.csv"), "m"));
+                      parse_kernel_stats(rank_in(trace_fixtures::kNsysDir, "vllm_cuda_gpu_mem_time_sum.csv"), "m"));
 }
 
 TEST(RankKernels, BaseNamesJoinTorchAndNsysSpellingsOfTheSameRun) {
   SB_REQUIRE_SHARED_FIXTURES();
   const RankOptions by_base{.key = NameKey::base, .include_copies = true};
   const auto nsys =
-      rank_kernels(parse_nsys_gpu_trace(rank_in(testing::kNsysDir, "vllm_cuda_gpu_trace.csv"), "t"), by_base);
-  const auto torch = rank_kernels(parse_torch_trace(fixture_text(testing::kTorchFile), "j"), by_base);
+      rank_kernels(parse_nsys_gpu_trace(rank_in(trace_fixtures::kNsysDir, "vllm_cuda_gpu_trace.csv"), "t"), by_base);
+  const auto torch = rank_kernels(parse_torch_trace(fixture_text(trace_fixtures::kTorchFile), "j"), by_base);
   ASSERT_EQ(torch.size(), nsys.size());  // 3 copy/memset names each, spelled differently, + 13 kernels
   std::int64_t nsys_kernel_ns = 0, torch_kernel_ns = 0;
   for (const KernelRank& r : nsys) nsys_kernel_ns += r.category == KernelCategory::memcpy ? 0 : r.total_ns;
@@ -156,9 +156,9 @@ TEST(RankKernels, HandBuiltKnownAnswersAndCategoryTotals) {
 // each summary from the trace beside it, independently of this code.
 TEST(RankKernels, OwnSampleReproducesRocprofV1ResultsStatsExactly) {
   const auto ranks =
-      rank_kernels(parse_rocprof_v1_csv(testing::own_text(testing::kOwnV1Dir, "results.csv"), "results.csv"));
+      rank_kernels(parse_rocprof_v1_csv(trace_fixtures::own_text(trace_fixtures::kOwnV1Dir, "results.csv"), "results.csv"));
   const KernelStats stats =
-      parse_kernel_stats(testing::own_text(testing::kOwnV1Dir, "results.stats.csv"), "results.stats.csv");
+      parse_kernel_stats(trace_fixtures::own_text(trace_fixtures::kOwnV1Dir, "results.stats.csv"), "results.stats.csv");
   ASSERT_EQ(ranks.size(), 10u);  // 14 dispatches of 10 kernels
   ASSERT_EQ(ranks.size(), stats.rows.size());
   for (std::size_t i = 0; i < ranks.size(); ++i) {
@@ -182,8 +182,8 @@ TEST(RankKernels, OwnSampleReproducesRocprofV1ResultsStatsExactly) {
 
 TEST(RankKernels, OwnSampleReproducesRocprofv3KernelAndCopyStatsExactly) {
   const auto ranks =
-      rank_kernels(parse_rocprofv3_kernel_trace(testing::own_text(testing::kOwnV3Dir, "7301_kernel_trace.csv"), "k"));
-  const KernelStats stats = parse_kernel_stats(testing::own_text(testing::kOwnV3Dir, "7301_kernel_stats.csv"), "s");
+      rank_kernels(parse_rocprofv3_kernel_trace(trace_fixtures::own_text(trace_fixtures::kOwnV3Dir, "7301_kernel_trace.csv"), "k"));
+  const KernelStats stats = parse_kernel_stats(trace_fixtures::own_text(trace_fixtures::kOwnV3Dir, "7301_kernel_stats.csv"), "s");
   ASSERT_EQ(ranks.size(), 10u);
   ASSERT_EQ(ranks.size(), stats.rows.size());
   for (std::size_t i = 0; i < ranks.size(); ++i) {
@@ -200,10 +200,10 @@ TEST(RankKernels, OwnSampleReproducesRocprofv3KernelAndCopyStatsExactly) {
   EXPECT_EQ(ranks[2].avg_ns, 8500.5);              // (8000 + 9001) / 2
   EXPECT_EQ(ranks[0].stddev_ns, std::sqrt(32e6));  // 10 000 and 18 000 around 14 000
   const auto copies = rank_kernels(
-      parse_rocprofv3_memory_copy_trace(testing::own_text(testing::kOwnV3Dir, "7301_memory_copy_trace.csv"), "m"),
+      parse_rocprofv3_memory_copy_trace(trace_fixtures::own_text(trace_fixtures::kOwnV3Dir, "7301_memory_copy_trace.csv"), "m"),
       {.include_copies = true});
   const KernelStats copy_stats =
-      parse_kernel_stats(testing::own_text(testing::kOwnV3Dir, "7301_memory_copy_stats.csv"), "ms");
+      parse_kernel_stats(trace_fixtures::own_text(trace_fixtures::kOwnV3Dir, "7301_memory_copy_stats.csv"), "ms");
   ASSERT_EQ(copies.size(), 2u);
   ASSERT_EQ(copies.size(), copy_stats.rows.size());
   for (std::size_t i = 0; i < copies.size(); ++i) {
@@ -218,17 +218,17 @@ TEST(RankKernels, OwnSampleReproducesRocprofv3KernelAndCopyStatsExactly) {
 }
 
 TEST(RankKernels, OwnSampleReproducesNsysKernelAndMemoryTimeSummariesExactly) {
-  KernelTrace trace = parse_nsys_gpu_trace(testing::own_text(testing::kOwnNsysDir, "sbtest_cuda_gpu_trace.csv"), "t");
+  KernelTrace trace = parse_nsys_gpu_trace(trace_fixtures::own_text(trace_fixtures::kOwnNsysDir, "sbtest_cuda_gpu_trace.csv"), "t");
   const auto kernels = rank_kernels(trace);
   expect_nsys_summary(kernels,
-                      parse_kernel_stats(testing::own_text(testing::kOwnNsysDir, "sbtest_cuda_gpu_kern_sum.csv"), "k"));
+                      parse_kernel_stats(trace_fixtures::own_text(trace_fixtures::kOwnNsysDir, "sbtest_cuda_gpu_kern_sum.csv"), "k"));
   ASSERT_EQ(kernels.size(), 11u);
   EXPECT_EQ(kernels[0].total_ns, 20'000);  // 9000 + 11 000
   EXPECT_EQ(kernels[0].percent, 20'000 * 100.0 / 72'500);
   std::erase_if(trace.events, [](const KernelEvent& e) { return e.kind == OpKind::kernel; });
   const auto copies = rank_kernels(trace, {.include_copies = true});
   expect_nsys_summary(
-      copies, parse_kernel_stats(testing::own_text(testing::kOwnNsysDir, "sbtest_cuda_gpu_mem_time_sum.csv"), "m"));
+      copies, parse_kernel_stats(trace_fixtures::own_text(trace_fixtures::kOwnNsysDir, "sbtest_cuda_gpu_mem_time_sum.csv"), "m"));
   ASSERT_EQ(copies.size(), 3u);
   EXPECT_EQ(copies[0].total_ns, 2600);  // 1500 + 1100
   EXPECT_EQ(copies[2].name, "[CUDA memset]");
@@ -237,8 +237,8 @@ TEST(RankKernels, OwnSampleReproducesNsysKernelAndMemoryTimeSummariesExactly) {
 TEST(RankKernels, OwnSampleBaseNamesJoinTorchAndNsysSpellingsOfTheSameStep) {
   const RankOptions by_base{.key = NameKey::base, .include_copies = true};
   const auto nsys = rank_kernels(
-      parse_nsys_gpu_trace(testing::own_text(testing::kOwnNsysDir, "sbtest_cuda_gpu_trace.csv"), "t"), by_base);
-  const auto torch = rank_kernels(parse_torch_trace(testing::authored_text(testing::kOwnTorchFile), "j"), by_base);
+      parse_nsys_gpu_trace(trace_fixtures::own_text(trace_fixtures::kOwnNsysDir, "sbtest_cuda_gpu_trace.csv"), "t"), by_base);
+  const auto torch = rank_kernels(parse_torch_trace(trace_fixtures::authored_text(trace_fixtures::kOwnTorchFile), "j"), by_base);
   ASSERT_EQ(torch.size(), 14u);  // 3 copy/memset names each, spelled differently, + 11 kernels
   ASSERT_EQ(torch.size(), nsys.size());
   std::int64_t nsys_kernel_ns = 0, torch_kernel_ns = 0;

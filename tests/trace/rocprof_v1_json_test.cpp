@@ -12,7 +12,7 @@
 namespace sb::trace {
 namespace {
 
-using testing::fixture_text;
+using trace_fixtures::fixture_text;
 
 std::string json_in(std::string_view dir, std::string_view file) {
   return fixture_text(std::string(dir) + std::string(file));
@@ -20,8 +20,8 @@ std::string json_in(std::string_view dir, std::string_view file) {
 
 TEST(RocprofV1Json, KernelLaneMatchesResultsCsvToTheNanosecond) {
   SB_REQUIRE_SHARED_FIXTURES();
-  const KernelTrace json = parse_rocprof_v1_json(json_in(testing::kV1Dir, "results.json"), "results.json");
-  const KernelTrace csv = parse_rocprof_v1_csv(json_in(testing::kV1Dir, "results.csv"), "results.csv");
+  const KernelTrace json = parse_rocprof_v1_json(json_in(trace_fixtures::kV1Dir, "results.json"), "results.json");
+  const KernelTrace csv = parse_rocprof_v1_csv(json_in(trace_fixtures::kV1Dir, "results.csv"), "results.csv");
   EXPECT_EQ(json.source_format, "rocprof_v1");
   EXPECT_EQ(json.clock_domain, "CLOCK_BOOTTIME");
   ASSERT_EQ(json.events.size(), 12u);  // the authored JSON holds the first 12 dispatches
@@ -37,18 +37,18 @@ TEST(RocprofV1Json, KernelLaneMatchesResultsCsvToTheNanosecond) {
 TEST(RocprofV1Json, RealHipTraceReproducesItsOwnKernelAndCopyStats) {
   SB_REQUIRE_SHARED_FIXTURES();
   // REAL: string pids, kernel lane 10 = GPU 4 (MI300A), copies on lane 1; API lane 2 skipped.
-  const KernelTrace t = parse_rocprof_v1_json(json_in(testing::kV1Real, "results.json"), "results.json");
+  const KernelTrace t = parse_rocprof_v1_json(json_in(trace_fixtures::kV1Real, "results.json"), "results.json");
   ASSERT_EQ(t.events.size(), 4u);
   const auto kernels = rank_kernels(t);
   ASSERT_EQ(kernels.size(), 1u);
-  const KernelStats kstats = parse_kernel_stats(json_in(testing::kV1Real, "results.stats.csv"), "s");
+  const KernelStats kstats = parse_kernel_stats(json_in(trace_fixtures::kV1Real, "results.stats.csv"), "s");
   EXPECT_EQ(kernels[0].name, kstats.rows[0].name);
   EXPECT_EQ(kernels[0].total_ns, kstats.rows[0].total_ns);  // 3431611 ns, exact from args.BeginNs/EndNs
 
   KernelTrace copies = t;
   std::erase_if(copies.events, [](const KernelEvent& e) { return e.kind == OpKind::kernel; });
   const auto ranked = rank_kernels(copies, {.include_copies = true});
-  const KernelStats cstats = parse_kernel_stats(json_in(testing::kV1Real, "results.copy_stats.csv"), "c");
+  const KernelStats cstats = parse_kernel_stats(json_in(trace_fixtures::kV1Real, "results.copy_stats.csv"), "c");
   ASSERT_EQ(ranked.size(), cstats.rows.size());
   for (std::size_t i = 0; i < ranked.size(); ++i) {
     EXPECT_EQ(ranked[i].name, cstats.rows[i].name);
@@ -61,9 +61,9 @@ TEST(RocprofV1Json, RealHipTraceReproducesItsOwnKernelAndCopyStats) {
 
 TEST(RocprofV1Json, SniffingTellsItFromKinetoTraces) {
   SB_REQUIRE_SHARED_FIXTURES();
-  EXPECT_TRUE(is_rocprof_v1_json(json_in(testing::kV1Real, "results.json")));
-  EXPECT_FALSE(looks_like_torch_trace(json_in(testing::kV1Real, "results.json").substr(0, 4096)));
-  EXPECT_FALSE(is_rocprof_v1_json(fixture_text(testing::kTorchFile)));
+  EXPECT_TRUE(is_rocprof_v1_json(json_in(trace_fixtures::kV1Real, "results.json")));
+  EXPECT_FALSE(looks_like_torch_trace(json_in(trace_fixtures::kV1Real, "results.json").substr(0, 4096)));
+  EXPECT_FALSE(is_rocprof_v1_json(fixture_text(trace_fixtures::kTorchFile)));
 }
 
 TEST(RocprofV1Json, BrokenInputIsAOneLineError) {
@@ -81,11 +81,11 @@ TEST(RocprofV1Json, BrokenInputIsAOneLineError) {
   EXPECT_EQ(us.events[0].device, 1);  // lane 7 = GPU 1
 }
 
-std::string own_json(std::string_view dir, std::string_view file) { return testing::own_text(dir, file); }
+std::string own_json(std::string_view dir, std::string_view file) { return trace_fixtures::own_text(dir, file); }
 
 TEST(RocprofV1Json, OwnSampleKernelLaneMatchesResultsCsvToTheNanosecond) {
-  const KernelTrace json = parse_rocprof_v1_json(own_json(testing::kOwnV1Dir, "results.json"), "results.json");
-  const KernelTrace csv = parse_rocprof_v1_csv(own_json(testing::kOwnV1Dir, "results.csv"), "results.csv");
+  const KernelTrace json = parse_rocprof_v1_json(own_json(trace_fixtures::kOwnV1Dir, "results.json"), "results.json");
+  const KernelTrace csv = parse_rocprof_v1_csv(own_json(trace_fixtures::kOwnV1Dir, "results.csv"), "results.csv");
   EXPECT_EQ(json.source_format, "rocprof_v1");
   EXPECT_EQ(json.clock_domain, "CLOCK_BOOTTIME");
   ASSERT_EQ(json.events.size(), 8u);  // the sample's JSON holds the first 8 dispatches; metadata lanes skipped
@@ -107,7 +107,7 @@ TEST(RocprofV1Json, OwnSampleKernelLaneMatchesResultsCsvToTheNanosecond) {
 // lane "8" = 6 + dev-id 2. Durations chosen so that the us ts/dur strings would be off: only the args
 // give 250 321 + 249 679 = 500 000 ns of kernels and 3 200 123 + 3 199 877 + 3 500 000 ns of copies.
 TEST(RocprofV1Json, OwnHipTraceReproducesItsOwnKernelAndCopyStats) {
-  const KernelTrace t = parse_rocprof_v1_json(own_json(testing::kOwnV1Hip, "results.json"), "results.json");
+  const KernelTrace t = parse_rocprof_v1_json(own_json(trace_fixtures::kOwnV1Hip, "results.json"), "results.json");
   ASSERT_EQ(t.events.size(), 5u);
   EXPECT_EQ(t.events[0].name, "CopyHostToDevice");
   EXPECT_EQ(t.events[0].kind, OpKind::memcpy);
@@ -123,7 +123,7 @@ TEST(RocprofV1Json, OwnHipTraceReproducesItsOwnKernelAndCopyStats) {
 
   const auto kernels = rank_kernels(t);
   ASSERT_EQ(kernels.size(), 1u);
-  const KernelStats kstats = parse_kernel_stats(own_json(testing::kOwnV1Hip, "results.stats.csv"), "s");
+  const KernelStats kstats = parse_kernel_stats(own_json(trace_fixtures::kOwnV1Hip, "results.stats.csv"), "s");
   ASSERT_EQ(kstats.rows.size(), 1u);
   EXPECT_EQ(kernels[0].name, kstats.rows[0].name);
   EXPECT_EQ(kernels[0].total_ns, 500'000);
@@ -132,7 +132,7 @@ TEST(RocprofV1Json, OwnHipTraceReproducesItsOwnKernelAndCopyStats) {
   KernelTrace copies = t;
   std::erase_if(copies.events, [](const KernelEvent& e) { return e.kind == OpKind::kernel; });
   const auto ranked = rank_kernels(copies, {.include_copies = true});
-  const KernelStats cstats = parse_kernel_stats(own_json(testing::kOwnV1Hip, "results.copy_stats.csv"), "c");
+  const KernelStats cstats = parse_kernel_stats(own_json(trace_fixtures::kOwnV1Hip, "results.copy_stats.csv"), "c");
   ASSERT_EQ(ranked.size(), 2u);
   ASSERT_EQ(cstats.rows.size(), 2u);
   EXPECT_EQ(ranked[0].name, "CopyHostToDevice");
@@ -147,10 +147,10 @@ TEST(RocprofV1Json, OwnHipTraceReproducesItsOwnKernelAndCopyStats) {
 }
 
 TEST(RocprofV1Json, OwnSamplesSniffing) {
-  EXPECT_TRUE(is_rocprof_v1_json(own_json(testing::kOwnV1Hip, "results.json")));
-  EXPECT_TRUE(is_rocprof_v1_json(own_json(testing::kOwnV1Dir, "results.json")));
-  EXPECT_FALSE(looks_like_torch_trace(own_json(testing::kOwnV1Hip, "results.json").substr(0, 4096)));
-  EXPECT_FALSE(is_rocprof_v1_json(testing::authored_text(testing::kOwnTorchFile)));
+  EXPECT_TRUE(is_rocprof_v1_json(own_json(trace_fixtures::kOwnV1Hip, "results.json")));
+  EXPECT_TRUE(is_rocprof_v1_json(own_json(trace_fixtures::kOwnV1Dir, "results.json")));
+  EXPECT_FALSE(looks_like_torch_trace(own_json(trace_fixtures::kOwnV1Hip, "results.json").substr(0, 4096)));
+  EXPECT_FALSE(is_rocprof_v1_json(trace_fixtures::authored_text(trace_fixtures::kOwnTorchFile)));
 }
 
 }  // namespace

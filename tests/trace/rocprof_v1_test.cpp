@@ -8,8 +8,8 @@
 namespace sb::trace {
 namespace {
 
-using testing::fixture_text;
-using testing::kV1Dir;
+using trace_fixtures::fixture_text;
+using trace_fixtures::kV1Dir;
 
 std::string v1(std::string_view file) { return fixture_text(std::string(kV1Dir) + std::string(file)); }
 
@@ -59,7 +59,7 @@ TEST(RocprofV1, PlainFlavourWithoutDurationMatchesTheSqliteOne) {
 TEST(RocprofV1, CounterOnlyRunWithoutTimestampsIsRefusedWithAHint) {
   SB_REQUIRE_SHARED_FIXTURES();
   // REAL file: rocprof -i input.txt without --stats / --timestamp on.
-  const std::string text = fixture_text(std::string(testing::kV1Real) + "output_vec_add_gpu.csv");
+  const std::string text = fixture_text(std::string(trace_fixtures::kV1Real) + "output_vec_add_gpu.csv");
   EXPECT_EQ(v1_error_of(text), "results.csv:1: no BeginNs/EndNs columns: rerun rocprof with --timestamp on or --stats");
 }
 
@@ -99,7 +99,7 @@ TEST(RocprofV1, DetectsItsHeaderInBothFlavours) {
 
 // The same checks on the project's own sample (tests/data/trace/authored/README.md): 14 dispatches,
 // 400 ns apart, durations summing to 100 000 ns, first BeginNs 93 600 000 001 000.
-std::string own_v1(std::string_view file) { return testing::own_text(testing::kOwnV1Dir, file); }
+std::string own_v1(std::string_view file) { return trace_fixtures::own_text(trace_fixtures::kOwnV1Dir, file); }
 
 TEST(RocprofV1, OwnSampleSqliteFlavourKnownAnswers) {
   const KernelTrace t = parse_rocprof_v1_csv(own_v1("results.csv"), "results.csv");
@@ -144,7 +144,7 @@ TEST(RocprofV1, OwnSamplePlainFlavourMatchesTheSqliteOne) {
 }
 
 TEST(RocprofV1, OwnCounterOnlyRunIsRefusedWithAHint) {
-  const std::string text = testing::own_text(testing::kOwnV1Hip, "output_saxpy.csv");
+  const std::string text = trace_fixtures::own_text(trace_fixtures::kOwnV1Hip, "output_saxpy.csv");
   EXPECT_EQ(v1_error_of(text), "results.csv:1: no BeginNs/EndNs columns: rerun rocprof with --timestamp on or --stats");
 }
 

@@ -8,10 +8,10 @@
 namespace sb::trace {
 namespace {
 
-using testing::fixture_text;
+using trace_fixtures::fixture_text;
 
-std::string v3(std::string_view file) { return fixture_text(std::string(testing::kV3Dir) + std::string(file)); }
-std::string v3_real(std::string_view file) { return fixture_text(std::string(testing::kV3Real) + std::string(file)); }
+std::string v3(std::string_view file) { return fixture_text(std::string(trace_fixtures::kV3Dir) + std::string(file)); }
+std::string v3_real(std::string_view file) { return fixture_text(std::string(trace_fixtures::kV3Real) + std::string(file)); }
 
 TEST(Rocprofv3, ParsesTheCurrent22ColumnKernelTrace) {
   SB_REQUIRE_SHARED_FIXTURES();
@@ -106,8 +106,8 @@ TEST(Rocprofv3, HeaderDetection) {
 
 // The project's own samples (tests/data/trace/authored/README.md): the ROCm decode step's 14 kernels
 // on "Agent 3", queue 2, stream 5, from 93 600 050 001 000 ns, 400 ns apart; 3 copies around them.
-std::string own_v3(std::string_view file) { return testing::own_text(testing::kOwnV3Dir, file); }
-std::string own_v3_old(std::string_view file) { return testing::own_text(testing::kOwnV3Old, file); }
+std::string own_v3(std::string_view file) { return trace_fixtures::own_text(trace_fixtures::kOwnV3Dir, file); }
+std::string own_v3_old(std::string_view file) { return trace_fixtures::own_text(trace_fixtures::kOwnV3Old, file); }
 
 TEST(Rocprofv3, OwnSample22ColumnKernelTraceKnownAnswers) {
   const KernelTrace t =

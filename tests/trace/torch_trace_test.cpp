@@ -21,9 +21,9 @@ std::vector<KernelEvent> by_start(std::vector<KernelEvent> v) {
 
 TEST(TorchTrace, GpuEventsMatchTheNsysViewOfTheSameRunToTheNanosecond) {
   SB_REQUIRE_SHARED_FIXTURES();
-  const KernelTrace torch = parse_torch_trace(testing::fixture_text(testing::kTorchFile), "rank0.pt.trace.json");
+  const KernelTrace torch = parse_torch_trace(trace_fixtures::fixture_text(trace_fixtures::kTorchFile), "rank0.pt.trace.json");
   const KernelTrace nsys = parse_nsys_gpu_trace(
-      testing::fixture_text(std::string(testing::kNsysDir) + "vllm_cuda_gpu_trace.csv"), "trace.csv");
+      trace_fixtures::fixture_text(std::string(trace_fixtures::kNsysDir) + "vllm_cuda_gpu_trace.csv"), "trace.csv");
   EXPECT_EQ(torch.source_format, "torch");
   EXPECT_EQ(torch.clock_domain, "unix");
   EXPECT_EQ(torch.unix_offset_ns, 0);
@@ -63,7 +63,7 @@ TEST(TorchTrace, AcceptsStringPidsAndOldAbsoluteTimestamps) {
 
 TEST(TorchTrace, GzipTruncatedAndMalformedInputAreOneLineErrors) {
   SB_REQUIRE_SHARED_FIXTURES();
-  const std::string gz = testing::fixture_text(std::string(testing::kTorchFile) + ".gz");
+  const std::string gz = trace_fixtures::fixture_text(std::string(trace_fixtures::kTorchFile) + ".gz");
   EXPECT_TRUE(is_gzip(gz));
   try {
     parse_torch_trace(gz, "t.json.gz");
@@ -71,7 +71,7 @@ TEST(TorchTrace, GzipTruncatedAndMalformedInputAreOneLineErrors) {
   } catch (const UserError& e) {
     EXPECT_STREQ(e.what(), "t.json.gz: gzip-compressed trace: decompress it first (gunzip -k)");
   }
-  const std::string text = testing::fixture_text(testing::kTorchFile);
+  const std::string text = trace_fixtures::fixture_text(trace_fixtures::kTorchFile);
   for (std::size_t n = 0; n < text.size(); n += 997) {
     EXPECT_THROW(parse_torch_trace(text.substr(0, n), "cut.json"), UserError) << n;
   }
@@ -90,7 +90,7 @@ TEST(TorchTrace, Sniffing) {
 
 TEST(TorchTrace, SniffingTheSharedTrace) {
   SB_REQUIRE_SHARED_FIXTURES();
-  EXPECT_TRUE(looks_like_torch_trace(testing::fixture_text(testing::kTorchFile).substr(0, 4096)));
+  EXPECT_TRUE(looks_like_torch_trace(trace_fixtures::fixture_text(trace_fixtures::kTorchFile).substr(0, 4096)));
 }
 
 // The project's own pair (tests/data/trace/authored/README.md): 18 GPU operations of one decode step on
@@ -99,9 +99,9 @@ TEST(TorchTrace, SniffingTheSharedTrace) {
 constexpr std::int64_t kOwnSessionStartUnixNs = 1'760'000'100'000'000'000;
 
 TEST(TorchTrace, OwnSampleMatchesTheNsysViewOfTheSameStepToTheNanosecond) {
-  const KernelTrace torch = parse_torch_trace(testing::authored_text(testing::kOwnTorchFile), "rank1.pt.trace.json");
+  const KernelTrace torch = parse_torch_trace(trace_fixtures::authored_text(trace_fixtures::kOwnTorchFile), "rank1.pt.trace.json");
   const KernelTrace nsys =
-      parse_nsys_gpu_trace(testing::own_text(testing::kOwnNsysDir, "sbtest_cuda_gpu_trace.csv"), "trace.csv");
+      parse_nsys_gpu_trace(trace_fixtures::own_text(trace_fixtures::kOwnNsysDir, "sbtest_cuda_gpu_trace.csv"), "trace.csv");
   EXPECT_EQ(torch.source_format, "torch");
   EXPECT_EQ(torch.clock_domain, "unix");
   EXPECT_EQ(torch.unix_offset_ns, 0);
@@ -133,7 +133,7 @@ TEST(TorchTrace, OwnSampleMatchesTheNsysViewOfTheSameStepToTheNanosecond) {
 }
 
 TEST(TorchTrace, OwnSampleGzipAndTruncatedInputAreOneLineErrors) {
-  const std::string gz = testing::authored_text(std::string(testing::kOwnTorchFile) + ".gz");
+  const std::string gz = trace_fixtures::authored_text(std::string(trace_fixtures::kOwnTorchFile) + ".gz");
   EXPECT_TRUE(is_gzip(gz));
   try {
     parse_torch_trace(gz, "t.json.gz");
@@ -141,7 +141,7 @@ TEST(TorchTrace, OwnSampleGzipAndTruncatedInputAreOneLineErrors) {
   } catch (const UserError& e) {
     EXPECT_STREQ(e.what(), "t.json.gz: gzip-compressed trace: decompress it first (gunzip -k)");
   }
-  const std::string text = testing::authored_text(testing::kOwnTorchFile);
+  const std::string text = trace_fixtures::authored_text(trace_fixtures::kOwnTorchFile);
   for (std::size_t n = 0; n < text.size(); n += 997) {
     EXPECT_THROW(parse_torch_trace(text.substr(0, n), "cut.json"), UserError) << n;
   }
@@ -149,8 +149,8 @@ TEST(TorchTrace, OwnSampleGzipAndTruncatedInputAreOneLineErrors) {
 }
 
 TEST(TorchTrace, OwnSampleSniffing) {
-  EXPECT_TRUE(looks_like_torch_trace(testing::authored_text(testing::kOwnTorchFile).substr(0, 4096)));
-  EXPECT_FALSE(looks_like_torch_trace(testing::own_text(testing::kOwnV1Dir, "results.json").substr(0, 4096)));
+  EXPECT_TRUE(looks_like_torch_trace(trace_fixtures::authored_text(trace_fixtures::kOwnTorchFile).substr(0, 4096)));
+  EXPECT_FALSE(looks_like_torch_trace(trace_fixtures::own_text(trace_fixtures::kOwnV1Dir, "results.json").substr(0, 4096)));
 }
 
 }  // namespace

@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# The truth suite (issue 13 item 3): per-request client TTFT, ITL and E2EL against the simulator's
+# own send times (--token-log), at several stream counts, ITLs and arrival modes. The simulator is
+# pinned to core 0 and the client to core 1 (taskset), so that neither waits for the other's CPU.
+# Run on purpose on a quiet machine; results go to docs/accuracy.md.
+#   bench/truth/run_truth.sh [BIN] [SECONDS] [SCENARIO...]
+# SCENARIO = streams:itl_ms (closed loop, that many in flight) or rate@R:itl_ms (Poisson, R req/s)
+#            or inf@N:itl_ms (N requests all at once). Default: 1:20 100:20 1000:20 4000:50 rate@1000:5 inf@1000:20
+set -euo pipefail
+bin="$(realpath "${1:-build/default/servebench}")"
+seconds="${2:-10}"
+shift 2 2>/dev/null || shift $#
+scenarios=("$@")
+[ ${#scenarios[@]} -eq 0 ] && scenarios=(1:20 100:20 1000:20 4000:50 rate@1000:5 inf@1000:20)
+here="$(cd "$(dirname "$0")" && pwd)"
+dir=$(mktemp -d)
+trap 'kill "$sim" 2>/dev/null || true; rm -rf "$dir"' EXIT
+ulimit -n 65536 2>/dev/null || true
+tokens=32
+echo "# $(date -u +%FT%TZ) $(git -C "$here" rev-parse --short HEAD 2>/dev/null) $(nproc) cores; $tokens tokens per request"
+for sc in "${scenarios[@]}"; do
+  load="${sc%%:*}" itl="${sc##*:}"
+  rm -f "$dir"/*
+  taskset -c 0 "$bin" sim --ttft-ms 10 --itl-ms "$itl" --token-log "$dir/tokens.log" --port 0 > "$dir/sim.out" 2>&1 &
+  sim=$!
+  for _ in $(seq 100); do grep -q listening "$dir/sim.out" && break; sleep 0.05; done
+  port=$(sed -n 's/.*:\([0-9]*\)$/\1/p' "$dir/sim.out" | head -1)
+  case "$load" in
+    rate@*) args=(--request-rate "${load#rate@}" --stage-seconds "$seconds") ;;
+    inf@*) args=(--request-rate inf --num-prompts "${load#inf@}") ;;
+    *) args=(--concurrency "$load" --stage-seconds "$seconds") ;;
+  esac
+  taskset -c 1 "$bin" run --port "$port" "${args[@]}" --random-input-len 16 --random-output-len "$tokens" \
+    --ignore-eos --client-threads 1 --no-preflight-request --output-json "$dir/s.json" \
+    --requests-jsonl "$dir/r.jsonl" --disable-tqdm > "$dir/run.out" 2>&1 || { echo "$sc: run failed"; tail -3 "$dir/run.out"; }
+  kill "$sim"; wait "$sim" 2>/dev/null || true
+  echo "$sc $(python3 "$here/compare.py" "$dir/s.json" "$dir/r.jsonl" "$dir/tokens.log")"
+done

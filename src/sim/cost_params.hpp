@@ -1,0 +1,32 @@
+#pragma once
+// The tunable numbers of the simulator's cost model (sim/cost_model.hpp): what a GPU and its
+// software stack achieve of the data sheet, and the host's share of every step. Each GPU preset
+// carries its own set (sim/presets.cpp: AMD parts do not reach NVIDIA's fractions); every field is
+// settable from `--engine-config` ([cost] table) and most from flags (cli/sim_engine_flags.*).
+// The member defaults are the H100 preset's, for code that builds a HardwareSetup by hand.
+namespace sb::sim {
+
+struct CostParams {
+  // Achieved fraction of the dense peak on large, compute-bound GEMMs (prefill MFU).
+  double compute_efficiency = 0.6;
+  // Achieved fraction of peak HBM bandwidth when streaming weights and KV at TP 1.
+  double bandwidth_efficiency = 0.85;
+  // n of the smooth roofline (computeⁿ + memoryⁿ)^(1/n): how imperfectly the two overlap near the
+  // ridge, where GEMM tiles are neither weight-load- nor math-limited. Large n → max(compute, memory).
+  double roofline_sharpness = 2;
+  // Host time per engine step: the fixed part (scheduler, input prep, launch) ...
+  double step_overhead_us = 800;
+  // ... and the part that grows with the sequences in the step (sampling, detokenising, outputs).
+  double seq_overhead_us = 60;
+  // Fixed cost of one tensor-parallel all-reduce (launch + synchronisation), TP > 1 only.
+  double allreduce_latency_us = 12;
+  // Achieved fraction of the per-GPU link bandwidth in an all-reduce.
+  double link_efficiency = 0.7;
+  // Per-GPU weight-streaming efficiency falls as shards shrink: at TP it is
+  // bandwidth_efficiency / (1 + tp_bandwidth_falloff · (TP − 1)).
+  double tp_bandwidth_falloff = 0.15;
+  // Activations/workspace vLLM's memory profiling reserves, GiB.
+  double activation_reserve_gib = 2;
+};
+
+}  // namespace sb::sim

@@ -1,0 +1,126 @@
+// ChunkShape through StreamDecoder::decode_chunk: a decoder with a learnt shape answers exactly as
+// one without (accepts and refuses the same payloads, reads the same fields), and skips the parse
+// only for plain token chunks of the learnt shape.
+#include "protocol/chunk_shape.hpp"
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "protocol/stream_decoder.hpp"
+
+namespace sb {
+namespace {
+
+using Kind = ChunkInfo::Kind;
+
+const std::string kHead = R"({"id":"cmpl-1","object":"text_completion","created":1,"model":"m","choices":[{"index":0,"text":")";
+const std::string kTail = R"(","logprobs":null,"finish_reason":null,"stop_reason":null}],"usage":null})";
+
+// A matched chunk's text views the payload (as the SSE parser's buffer is for the client), so
+// the payload must outlive the ChunkInfo: these tests keep the last one here. ASan's pass caught
+// the first version of them reading a destroyed temporary.
+struct ShapedDecoder {
+  explicit ShapedDecoder(Api api) : d(api) {}
+  bool decode(std::string p) {
+    payload = std::move(p);
+    return d.decode_chunk(payload, c, shape);
+  }
+  StreamDecoder d;
+  ChunkShape shape;
+  ChunkInfo c;
+  std::string payload;
+};
+
+void expect_same(StreamDecoder& full, StreamDecoder& shaped, ChunkShape& shape, const std::string& payload) {
+  ChunkInfo a, b;
+  const bool ok_a = full.decode_chunk(payload, a);
+  const bool ok_b = shaped.decode_chunk(payload, b, shape);
+  ASSERT_EQ(ok_a, ok_b) << payload;
+  if (!ok_a) return;
+  EXPECT_EQ(a.kind, b.kind) << payload;
+  EXPECT_EQ(a.text, b.text) << payload;
+  EXPECT_EQ(a.finished, b.finished) << payload;
+  EXPECT_EQ(a.finish_reason, b.finish_reason) << payload;
+  EXPECT_EQ(a.has_usage, b.has_usage) << payload;
+  EXPECT_EQ(a.completion_tokens, b.completion_tokens) << payload;
+}
+
+TEST(ChunkShape, ShapedDecodingAnswersAsFullDecodingAndSkipsOnlyPlainTexts) {
+  StreamDecoder full(Api::completions), shaped(Api::completions);
+  ChunkShape shape;
+  expect_same(full, shaped, shape, kHead + " first" + kTail);  // learns the shape
+  EXPECT_EQ(shape.matched(), 0u);
+  // Texts that unescape to themselves: matched in place.
+  const std::vector<std::string> matched = {" Paris", "", "\xe4\xbd\xa0", "a\x7f" "b"};
+  for (const std::string& text : matched) expect_same(full, shaped, shape, kHead + text + kTail);
+  EXPECT_EQ(shape.matched(), matched.size());
+  // Same shape, texts that are not plain: a quote, escapes, control bytes, bad UTF-8. Decoded in
+  // full, so they are refused or read exactly as before.
+  const std::vector<std::string> other = {"a\"b",      "a\\\"b",    "a\\nb", "a\\u4f60", "a\\",     "a\\q",
+                                          "tab\there", "nul\x01",   "\xff",  "\xe4\xbd", "a\nb",    "\"}]} {\"x\":\""};
+  for (const std::string& text : other) expect_same(full, shaped, shape, kHead + text + kTail);
+  // Another tail: the last chunk (finish_reason), usage with the text, text after the object.
+  expect_same(full, shaped, shape, kHead + "x" + R"(","logprobs":null,"finish_reason":"length","stop_reason":null}],"usage":null})");
+  expect_same(full, shaped, shape, kHead + "x" + R"(","logprobs":null,"finish_reason":null,"stop_reason":null}],"usage":{"prompt_tokens":3,"completion_tokens":9}})");
+  expect_same(full, shaped, shape, kHead + "x" + kTail + "x");
+  expect_same(full, shaped, shape, kHead + "x" + kTail.substr(0, kTail.size() - 1));
+  // Plain again: the shape still (or again) stands in.
+  const std::uint64_t before = shape.matched();
+  expect_same(full, shaped, shape, kHead + " again" + kTail);
+  EXPECT_EQ(shape.matched(), before + 1);
+}
+
+TEST(ChunkShape, OnlyAPlainTokenChunkIsLearnt) {
+  ShapedDecoder s(Api::completions);
+  const ChunkInfo& c = s.c;
+  // Text that needed unescaping, a finished chunk, a usage chunk: none becomes the shape.
+  ASSERT_TRUE(s.decode(kHead + "a\\\"b" + kTail));
+  EXPECT_EQ(c.text, "a\"b");
+  ASSERT_TRUE(s.decode(kHead + "a" + kTail));  // the first plain one: learnt
+  EXPECT_EQ(s.shape.matched(), 0u);
+  ASSERT_TRUE(s.decode(kHead + "b" + R"(","logprobs":null,"finish_reason":"stop","stop_reason":null}],"usage":null})"));
+  EXPECT_TRUE(c.finished);
+  EXPECT_EQ(c.finish_reason, "stop");
+  ASSERT_TRUE(s.decode(R"({"choices":[],"usage":{"prompt_tokens":1,"completion_tokens":2}})"));
+  EXPECT_EQ(c.kind, Kind::usage_only);
+  ASSERT_TRUE(s.decode(" [DONE]"));
+  EXPECT_EQ(c.kind, Kind::done);
+  // The plain shape learnt above still matches.
+  ASSERT_TRUE(s.decode(kHead + "c" + kTail));
+  EXPECT_EQ(c.kind, Kind::token);
+  EXPECT_EQ(c.text, "c");
+  EXPECT_FALSE(c.finished);
+  EXPECT_EQ(s.shape.matched(), 1u);
+}
+
+TEST(ChunkShape, ALargeChunkIsNotLearnt) {
+  ShapedDecoder s(Api::completions);
+  const ChunkInfo& c = s.c;
+  const std::string long_text(ChunkShape::kMaxBytes, 'x');
+  ASSERT_TRUE(s.decode(kHead + long_text + kTail));
+  ASSERT_TRUE(s.decode(kHead + long_text + "y" + kTail));
+  EXPECT_EQ(c.text.size(), long_text.size() + 1);
+  EXPECT_EQ(s.shape.matched(), 0u);
+  ASSERT_TRUE(s.decode(kHead + "a" + kTail));  // a small one is
+  ASSERT_TRUE(s.decode(kHead + long_text + kTail));
+  EXPECT_EQ(c.text, long_text);
+  EXPECT_EQ(s.shape.matched(), 1u);
+}
+
+TEST(ChunkShape, ChatDeltasMatchTheirShape) {
+  ShapedDecoder s(Api::chat);
+  const ChunkInfo& c = s.c;
+  const std::string head = R"({"id":"chatcmpl-1","object":"chat.completion.chunk","choices":[{"index":0,"delta":{"content":")";
+  const std::string tail = R"("},"logprobs":null,"finish_reason":null}]})";
+  ASSERT_TRUE(s.decode(head + "Hi" + tail));
+  ASSERT_TRUE(s.decode("  " + head + " there" + tail + "\r\n"));  // spaces around the payload
+  EXPECT_EQ(c.kind, Kind::token);
+  EXPECT_EQ(c.text, " there");
+  EXPECT_EQ(s.shape.matched(), 1u);
+  EXPECT_FALSE(s.decode(head + "\x01" + tail));
+}
+
+}  // namespace
+}  // namespace sb

@@ -1,0 +1,34 @@
+#pragma once
+// Whether this build can be held to the latency and throughput bounds the end-to-end tests set.
+//
+// Under AddressSanitizer (the asan preset; GCC defines __SANITIZE_ADDRESS__) servebench and its
+// simulator run 2-3x slower, and unevenly: in CI's asan pass (stop 20) a real-time sim stage's
+// TTFT median came out 17 % above what the same stage measures in the default build, and a
+// max-num-seqs 64 engine still grew 30 % from c=64 to c=128, so its knee moved a stage, with the
+// e2e tests running one at a time (RUN_SERIAL). That is the instrumented client and server being
+// slow, not a bug the bound exists to catch. So the bounds are the default pass's job; under ASan a
+// test whose answer is a timing runs everything and checks everything else (exit codes, counts,
+// the JSON's shape), so ASan still sees that code, then skips its timing checks with this reason.
+// docs/reliability.md ("Timing under ASan") lists the tests and says why.
+#include <gtest/gtest.h>
+
+namespace sb::test_timing {
+
+#ifdef __SANITIZE_ADDRESS__
+inline constexpr bool kBoundsHeld = false;
+#else
+inline constexpr bool kBoundsHeld = true;
+#endif
+
+inline constexpr const char* kSkipReason =
+    "timing bounds are held by the default build; under ASan the run and its other checks passed "
+    "(tests/support/timing_bounds.hpp)";
+
+}  // namespace sb::test_timing
+
+// At the point of a test where its timing checks begin: under ASan the test ends there, skipped
+// with the reason; elsewhere nothing happens. Checks before it have already been made.
+#define SB_TIMING_CHECKS_FOLLOW()                                          \
+  do {                                                                     \
+    if (!::sb::test_timing::kBoundsHeld) GTEST_SKIP() << ::sb::test_timing::kSkipReason; \
+  } while (false)
