@@ -327,7 +327,7 @@ StageOutput Runner::run_stage(const StageInput& in, const RecordCallback& on_rec
   Impl& m = *impl_;
   StageOutput out;
   check_bodies(in);
-  StageLoop loop{m, in};
+  StageLoop loop{m, in, {}, {}};
   loop.n = in.requests.empty() ? 0 : std::max(in.issue_count, in.requests.size());
   if (in.issue_count == kUntilDeadline && in.issue_for_ns <= 0)
     throw std::invalid_argument("StageInput: issuing until a deadline needs issue_for_ns");

@@ -13,7 +13,7 @@ RunConfig demo_from_flags(std::uint16_t port, bool quick, const std::string& out
   ParseInput in;
   in.args = {"--port", std::to_string(port), "--num-prompts", quick ? "64" : "512", "--random-input-len",
              quick ? "128" : "256", "--random-output-len", quick ? "16" : "64", "--output-json", output_json,
-             "--label", "demo", "--metadata", "sim_time_scale=10", "--metadata", "sim_gpu=h100", "--concurrency"};
+             "--label", "demo", "--metadata", quick ? "sim_time_scale=4" : "sim_time_scale=10", "--metadata", "sim_gpu=h100", "--concurrency"};
   if (quick) in.args.insert(in.args.end() - 1, {"--metadata", "sim_max_num_seqs=16"});
   for (const char* c : quick ? std::vector<const char*>{"1", "4", "16", "64"}
                              : std::vector<const char*>{"1", "2", "4", "8", "16", "32", "64", "128", "256"})
@@ -47,7 +47,7 @@ TEST(DemoConfig, QuickIsWhatItsFlagsGive) {
   EXPECT_EQ(c.load.concurrency, (std::vector<int>{1, 4, 16, 64}));
   EXPECT_EQ(c.dataset.num_prompts, 64);
   using Entry = std::pair<std::string, std::string>;
-  EXPECT_EQ(c.metadata.back(), (Entry{"sim_max_num_seqs", "16"}));
+  EXPECT_EQ(c.metadata, (std::vector<Entry>{{"sim_time_scale", "4"}, {"sim_gpu", "h100"}, {"sim_max_num_seqs", "16"}}));
   EXPECT_EQ(c.requests_jsonl, "servebench-results/demo-1.requests.jsonl");
 }
 

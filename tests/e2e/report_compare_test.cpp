@@ -19,6 +19,7 @@
 #include <tuple>
 
 #include "e2e/run_process.hpp"
+#include "support/timing_bounds.hpp"
 
 namespace sb::e2e {
 namespace {
@@ -28,12 +29,12 @@ using Json = nlohmann::json;
 // One staircase `--concurrency 1 2 4 8 16 32` (32 requests of 16 -> 8 tokens per stage) against a
 // `servebench sim SIM_ARGS`, written to `out_json` under the label `label`.
 void sweep(const fs::path& dir, const std::vector<std::string>& sim_args, const std::string& label,
-           const std::string& out_json) {
+           const std::string& out_json, int prompts = 32) {
   const fs::path sim_dir = dir / ("sim_" + label);
   fs::create_directories(sim_dir);
   Sim sim(sim_args, sim_dir);
   ASSERT_NE(sim.port(), 0) << slurp(sim_dir / "sim.err");
-  const RunResult r = run_servebench({"--port", sim.port_text(), "--num-prompts", "32", "--random-input-len", "16",
+  const RunResult r = run_servebench({"--port", sim.port_text(), "--num-prompts", std::to_string(prompts), "--random-input-len", "16",
                                       "--random-output-len", "8", "--ignore-eos", "--concurrency", "1", "2", "4", "8",
                                       "16", "32", "--output-json", out_json, "--label", label},
                                      dir);
@@ -72,7 +73,9 @@ void expect_knee_lands_at_the_server_limit() {
     EXPECT_EQ(run["regions"][index]["region"], "knee");
     for (int i = index + 1; i < 6; ++i) EXPECT_EQ(run["regions"][i]["region"], "saturated") << i;
     // Serving min(c, M) requests per 65 ms: the knee stage runs at ~M / 0.065 req/s.
-    EXPECT_NEAR(run["knee"]["request_throughput"].get<double>(), limit / 0.065, 0.2 * limit / 0.065);
+    if (sb::test_timing::kBoundsHeld) {
+      EXPECT_NEAR(run["knee"]["request_throughput"].get<double>(), limit / 0.065, 0.2 * limit / 0.065);
+    }
   }
 }
 
@@ -180,8 +183,10 @@ void expect_malformed_input_is_a_one_line_usage_error() {
 // (212 req/s), TTFT p99 at c = 32 of 206 vs 89 ms.
 TEST(ReportCompareEngineE2e, MaxNumSeqsMovesTheKnee) {
   TempDir dir("report_engine");
-  sweep(dir.path, {"--cost", "engine", "--max-num-seqs", "8"}, "engine8", "e8.json");
-  sweep(dir.path, {"--cost", "engine", "--max-num-seqs", "16"}, "engine16", "e16.json");
+  // 64 prompts, not 32: at c=16 and c=32 a stage of 32 is two rounds of ~70 ms, and one 20 ms
+  // hiccup of a busy machine read c=16 low enough that c=32 still looked like growth (no knee).
+  sweep(dir.path, {"--cost", "engine", "--max-num-seqs", "8"}, "engine8", "e8.json", 64);
+  sweep(dir.path, {"--cost", "engine", "--max-num-seqs", "16"}, "engine16", "e16.json", 64);
   const RunResult report = run_subcommand({"report", "e8.json", "e16.json", "--format", "json"}, dir.path, "report");
   ASSERT_EQ(report.code, 0) << report.err;
   const Json analysis = Json::parse(report.out);

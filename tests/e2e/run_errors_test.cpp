@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "e2e/run_process.hpp"
+#include "support/timing_bounds.hpp"
 
 namespace sb::e2e {
 namespace {
@@ -107,7 +108,7 @@ TEST(RunE2e, CtrlCStopsWritesEverythingMarkedAborted) {
   const int code = wait_exit(pid, 15);
   const double stop_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   EXPECT_EQ(code, 130) << slurp(dir.path / "run.err");
-  EXPECT_LT(stop_s, 6.0);
+  EXPECT_LT(stop_s, sb::test_timing::prompt_s(6.0));
   const Json doc = Json::parse(slurp(dir.path / "c.json"));
   EXPECT_EQ(doc["aborted"], true);
   ASSERT_EQ(doc["stages"].size(), 1u);  // the second stage never started

@@ -18,6 +18,8 @@
 #include <thread>
 #include <vector>
 
+#include "support/timing_bounds.hpp"
+
 extern char** environ;
 
 namespace sb::e2e {
@@ -84,9 +86,11 @@ inline pid_t spawn(const std::vector<std::string>& args, const fs::path& dir, co
   ::_exit(127);
 }
 
-// Exit status, or 128 + signal; -1 if it did not end within `timeout_s` (then it is killed).
+// Exit status, or 128 + signal; -1 if it did not end within `timeout_s` (then it is killed). Under
+// ASan the wait is 3x: a hang is still a failure, a slow instrumented run is not.
 inline int wait_exit(pid_t pid, double timeout_s) {
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(timeout_s);
+  const auto deadline =
+      std::chrono::steady_clock::now() + std::chrono::duration<double>(sb::test_timing::prompt_s(timeout_s));
   int status = 0;
   while (::waitpid(pid, &status, WNOHANG) == 0) {
     if (std::chrono::steady_clock::now() > deadline) {

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "e2e/run_process.hpp"
+#include "support/timing_bounds.hpp"
 
 namespace sb::e2e {
 namespace {
@@ -63,7 +64,7 @@ TEST(RunSignalsE2e, SecondCtrlCExitsWithoutTheGracePeriod) {
   const auto t0 = std::chrono::steady_clock::now();
   ::kill(pid, SIGINT);
   EXPECT_EQ(wait_exit(pid, 15), 130) << slurp(dir.path / "run.err");
-  EXPECT_LT(signals_seconds_since(t0), 1.5);
+  EXPECT_LT(signals_seconds_since(t0), sb::test_timing::prompt_s(1.5));
   EXPECT_NE(slurp(dir.path / "run.err").find("interrupted again: exiting now"), std::string::npos);
 }
 
@@ -95,7 +96,7 @@ TEST(RunSignalsE2e, CtrlCDuringPreflightStopsAtOnce) {
   const auto t0 = std::chrono::steady_clock::now();
   ::kill(pid, SIGINT);
   EXPECT_EQ(wait_exit(pid, 20), 130) << slurp(dir.path / "run.err");
-  EXPECT_LT(signals_seconds_since(t0), 2.0);
+  EXPECT_LT(signals_seconds_since(t0), sb::test_timing::prompt_s(2.0));
   EXPECT_NE(slurp(dir.path / "run.err").find("stopped before the load"), std::string::npos)
       << slurp(dir.path / "run.err");
   EXPECT_FALSE(fs::exists(dir.path / "p.json"));

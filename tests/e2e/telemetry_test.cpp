@@ -12,6 +12,7 @@
 
 #include "e2e/run_process.hpp"
 #include "sim/raw_http_client.hpp"
+#include "support/timing_bounds.hpp"
 #include "target/prom_text.hpp"
 
 namespace sb::e2e {
@@ -83,7 +84,7 @@ TEST(TelemetryE2e, ScrapeMetricsMatchesTheSimulatorPerStage) {
     // with them (docs/run.md "Simulated time"): the bound is on the wall clock's.
     const double k = doc["environment"].value("time_factor", 1.0);
     EXPECT_GE(b["rest_mean"].get<double>() / k, -0.5);
-    EXPECT_LT(b["rest_mean"].get<double>() / k, 5.0);
+    EXPECT_LT(b["rest_mean"].get<double>() / k, sb::test_timing::upper_bound(5.0));
   }
   EXPECT_GT(doc["stages"][1]["servebench"]["ttft_breakdown_ms"]["server_queue_mean"].get<double>(),
             doc["stages"][0]["servebench"]["ttft_breakdown_ms"]["server_queue_mean"].get<double>());

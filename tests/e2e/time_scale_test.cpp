@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "e2e/run_process.hpp"
+#include "support/timing_bounds.hpp"
 
 namespace sb::e2e {
 namespace {
@@ -87,7 +88,10 @@ TEST(TimeScaleE2e, RunReportsModelledTimesAndRatesAgainstAScaledSimulator) {
   // A decode step of llama-3-8b on an H100 is milliseconds modelled, a tenth of that on the wall clock
   // (the client's and loopback's own microseconds per token make the ratio a little under 10).
   const double ratio = ms["median_tpot_ms"].get<double>() / wall.doc["stages"][0]["median_tpot_ms"].get<double>();
-  EXPECT_GT(ratio, 7.5) << ms["median_tpot_ms"] << " vs " << wall.doc["stages"][0]["median_tpot_ms"];
+  // Under ASan the client's microseconds per token are several times more: the bound is the default build's.
+  if (sb::test_timing::kBoundsHeld) {
+    EXPECT_GT(ratio, 7.5) << ms["median_tpot_ms"] << " vs " << wall.doc["stages"][0]["median_tpot_ms"];
+  }
   EXPECT_LT(ratio, 10.5);
 }
 
