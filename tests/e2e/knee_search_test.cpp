@@ -153,7 +153,12 @@ TEST(KneeSearchE2e, RateAutoHonoursMaxConcurrency) {
   const Json doc = Json::parse(slurp(dir.path / "rate.json"));
   for (const Json& s : doc["stages"]) EXPECT_EQ(s["max_concurrency"], 6);
   SB_TIMING_CHECKS_FOLLOW();
-  EXPECT_NEAR(doc["load_search"]["knee"].get<double>(), capacity_rps, 0.1 * capacity_rps) << doc["load_search"].dump();
+  // Where the search lands is what RateAutoLandsOnTheServerCapacity holds to 10 %. This one holds
+  // that the cap is honoured: without it the uncapped sim serves thousands of req/s, so a knee
+  // within a third of 171 can only be the 6 slots. In CI's suite on a Firecracker VM the same search
+  // landed at 138 and at 224 in two runs in a row, while alone it landed at 168 three times of three.
+  EXPECT_GE(doc["load_search"]["knee"].get<double>(), 0.7 * capacity_rps) << doc["load_search"].dump();
+  EXPECT_LE(doc["load_search"]["knee"].get<double>(), 1.35 * capacity_rps) << doc["load_search"].dump();
 }
 
 TEST(KneeSearchE2e, StageBudgetEndsASearchStillGrowing) {

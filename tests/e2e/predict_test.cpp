@@ -4,8 +4,10 @@
 //
 // Sizing and the time-scale trap: at --time-scale K the sim's steps are K times shorter, but its
 // host costs (HTTP, tokenising the prompt, the client's own) are not, so at K = 10 they add ~10 %
-// to a TTFT. K = 2 with 512-token prompts keeps them near 1 % of the modelled times: a llama-3-8b
-// prefill on H100 is ~22 ms (11 ms real), a decode step ~7.5 ms (3.8 ms real). Exact prompt
+// to a TTFT. The agreement test runs the sim in real time (K = 1, as the issue's criterion says):
+// on a Firecracker VM those host costs were ~2 ms of wall time a request, which K = 2 doubled into
+// a TTFT 12-14 % above predict's (33.1 vs 29.1 ms). A llama-3-8b prefill of 512 tokens on H100 is
+// ~22 ms, a decode step ~7.5 ms. Exact prompt
 // lengths need the same tokenizer on both sides (the sim's word count otherwise differs by ~15 %).
 // Rates, not concurrencies, for the agreement test: a closed loop's first wave reaches the server
 // spread over the client's send times (predict sends it at once), which moves TTFT by a step.
@@ -45,7 +47,7 @@ TEST(PredictE2e, AgreesWithARealTimeSimRunOfTheSameStaircase) {
   const std::vector<std::string> engine = {"--model-preset", "llama-3-8b", "--gpu-preset", "h100"};
   // The sim advertises its time scale and the run reports modelled times (docs/run.md "Simulated
   // time"): predict models the same GPU at its own speed.
-  std::vector<std::string> sim_args = {"--cost", "engine", "--tokenizer", predict_tokenizer(), "--time-scale", "2"};
+  std::vector<std::string> sim_args = {"--cost", "engine", "--tokenizer", predict_tokenizer(), "--time-scale", "1"};
   sim_args.insert(sim_args.end(), engine.begin(), engine.end());
   Sim sim(sim_args, dir.path);
   ASSERT_NE(sim.port(), 0) << slurp(dir.path / "sim.err");
@@ -81,19 +83,21 @@ TEST(PredictE2e, AgreesWithARealTimeSimRunOfTheSameStaircase) {
   }
   SB_TIMING_CHECKS_FOLLOW();  // a real-time measurement held to a prediction
 
-  // A real-time run on a loaded 2-core machine (CI runs two tests at once) sometimes shifts its
-  // step grid far enough to move a 24-request TTFT median past the bound: such a run is measured
-  // once more against the same sim (no prefix cache, the same seed), and the second one is checked.
-  const auto ttft_off = [&] {
+  // A real-time run on a loaded 2-core machine sometimes stalls or shifts its step grid far enough
+  // to move a 24-request median past its bound: such a run is measured once more against the same
+  // sim (no prefix cache, the same seed), and the second one is checked. A real disagreement shows
+  // in both.
+  const std::vector<std::pair<const char*, double>> bounds = {
+      {"output_throughput", 0.03}, {"median_e2el_ms", 0.03}, {"median_tpot_ms", 0.03}, {"median_ttft_ms", 0.10}};
+  const auto any_off = [&] {
     const json mm = predict_read_json(dir.path / "measured.json"), pp = predict_read_json(dir.path / "predicted.json");
-    for (std::size_t i = 0; i < mm["stages"].size() && i < pp["stages"].size(); ++i) {
-      if (std::abs(predict_rel(pp["stages"][i]["median_ttft_ms"].get<double>(),
-                               mm["stages"][i]["median_ttft_ms"].get<double>())) > 0.10)
-        return true;
-    }
+    for (std::size_t i = 0; i < mm["stages"].size() && i < pp["stages"].size(); ++i)
+      for (const auto& [key, tolerance] : bounds)
+        if (std::abs(predict_rel(pp["stages"][i][key].get<double>(), mm["stages"][i][key].get<double>())) > tolerance)
+          return true;
     return false;
   };
-  if (ttft_off()) {
+  if (any_off()) {
     ASSERT_EQ(run_servebench(run_args, dir.path, {}, 60).code, 0);
   }
   const json m = predict_read_json(dir.path / "measured.json");
@@ -108,13 +112,10 @@ TEST(PredictE2e, AgreesWithARealTimeSimRunOfTheSameStaircase) {
       EXPECT_NEAR(predict_rel(ps[key].get<double>(), ms[key].get<double>()), 0, tolerance)
           << key << ": predicted " << ps[key] << ", measured " << ms[key];
     };
-    expect_near("output_throughput", 0.03);
-    expect_near("median_e2el_ms", 0.03);
-    expect_near("median_tpot_ms", 0.03);
-    // The sim's host time (~1 ms: HTTP, tokenising) shifts its step grid against predict's, so a
-    // request arriving mid-step may join a step earlier or later there: ±half a step (1.9 ms of
-    // a ~20 ms TTFT) per request, which a median over 24 requests does not average away.
-    expect_near("median_ttft_ms", 0.10);
+    // TTFT's 10 %: the sim's host time (1-2 ms: HTTP, tokenising) shifts its step grid against
+    // predict's, so a request arriving mid-step may join a step earlier or later there: ±half a
+    // step (3.8 ms of a ~29 ms TTFT) per request, which a median over 24 requests does not average away.
+    for (const auto& [key, tolerance] : bounds) expect_near(key, tolerance);
   }
 }
 

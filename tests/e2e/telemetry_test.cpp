@@ -6,6 +6,8 @@
 // Sizing: llama-3-8b on H100 at --time-scale 10 decodes a step in ~0.75 ms, so a 128-token output
 // takes ~0.1 s. With --max-num-seqs 4, c=2 never queues on the server and c=8 always does; 32
 // prompts per stage keep each stage near 1 s (four to six periodic scrapes at 250 ms).
+#include <algorithm>
+
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
@@ -82,9 +84,13 @@ TEST(TelemetryE2e, ScrapeMetricsMatchesTheSimulatorPerStage) {
                 b["client_ttft_mean"].get<double>(), 1e-6);
     // Against sim --time-scale 10 the run reports modelled times, the wall-clock rest stretched by 10
     // with them (docs/run.md "Simulated time"): the bound is on the wall clock's.
+    // The rest is a few ms of wall clock, or up to a sixth of the TTFT while the sim's one thread is
+    // busy delivering (c=8 in CI's suite on a Firecracker VM: 5.4-7.8 ms of a ~78 ms wall TTFT; alone
+    // 2.3 ms): far below the server's queue, which is what the split must show.
     const double k = doc["environment"].value("time_factor", 1.0);
+    const double rest_bound_ms = std::max(5.0, b["client_ttft_mean"].get<double>() / k / 6);
     EXPECT_GE(b["rest_mean"].get<double>() / k, -0.5);
-    EXPECT_LT(b["rest_mean"].get<double>() / k, sb::test_timing::upper_bound(5.0));
+    EXPECT_LT(b["rest_mean"].get<double>() / k, sb::test_timing::upper_bound(rest_bound_ms));
   }
   EXPECT_GT(doc["stages"][1]["servebench"]["ttft_breakdown_ms"]["server_queue_mean"].get<double>(),
             doc["stages"][0]["servebench"]["ttft_breakdown_ms"]["server_queue_mean"].get<double>());
