@@ -169,16 +169,19 @@ std::vector<std::string> shard_measurement_misses(const ShardedSweep& s) {
 }
 
 // On a shared 2-core machine a 5-150 ms stall of one process (the single run's or one shard's) moves a
-// p90/p99 by more than 3 %, in either direction. Such a pair is measured once more, single run and
-// shards afresh, and the second pair must agree: a real difference shows in both.
+// p90/p99 by more than 3 %, in either direction. Such a pair is measured again, single run and shards
+// afresh, up to twice, and one pair must agree: a real difference shows in all three. (On a
+// Firecracker VM in CI's suite the first two pairs of the closed-loop staircase both missed, by a
+// p99 TTFT 6 % apart; the retry of the whole test agreed.)
 void shard_expect_measurements(const ShardedSweep& s, const std::function<ShardedSweep()>& again) {
-  const std::vector<std::string> first = shard_measurement_misses(s);
-  if (first.empty()) return;
-  const std::vector<std::string> second = shard_measurement_misses(again());
+  std::vector<std::string> misses = shard_measurement_misses(s);
   std::string text;
-  for (const auto& m : first) text += "\n  first: " + m;
-  for (const auto& m : second) text += "\n  again: " + m;
-  EXPECT_TRUE(second.empty()) << text;
+  for (int pair = 1; !misses.empty(); ++pair) {
+    for (const auto& m : misses) text += "\n  pair " + std::to_string(pair) + ": " + m;
+    if (pair == 3) break;
+    misses = shard_measurement_misses(again());
+  }
+  EXPECT_TRUE(misses.empty()) << text;
 }
 
 class ShardMerge : public ::testing::Test {
@@ -201,7 +204,9 @@ ShardedSweep* ShardMerge::rate_ = nullptr;
 TEST_F(ShardMerge, RateStaircaseEqualsTheSingleRun) {
   shard_expect_same_plan(*rate_);
   shard_expect_measurements(*rate_, [] {
-    static const TempDir again("shard_rate_again");
+    // A fresh folder each time: the shards' barrier files of an earlier pair would let them through.
+    static int pair = 0;
+    const TempDir again("shard_rate_again" + std::to_string(++pair));
     return run_sharded(again.path, {"--request-rate", "200", "400"});
   });
   // The open-loop stages' schedule is a real one: the last request is intended at 128 / 200 s.
@@ -255,7 +260,9 @@ TEST(ShardMergeClosedLoop, ConcurrencyStaircaseEqualsTheSingleRun) {
   const ShardedSweep s = run_sharded(dir.path, {"--concurrency", "16", "32"});
   shard_expect_same_plan(s);
   shard_expect_measurements(s, [] {
-    static const TempDir again("shard_conc_again");
+    // A fresh folder each time: the shards' barrier files of an earlier pair would let them through.
+    static int pair = 0;
+    const TempDir again("shard_conc_again" + std::to_string(++pair));
     return run_sharded(again.path, {"--concurrency", "16", "32"});
   });
   // Each shard ran its share of the slots: 4 of 16 and 8 of 32, and of the prompts.
