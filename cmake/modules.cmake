@@ -27,7 +27,7 @@ function(sb_module_tests)
     # parses those once per batch, which shortens a clean build on a 2-core machine. The price:
     # files of one folder share a translation unit, so their file-local helpers need distinct names.
     set_target_properties(sb_${name}_tests PROPERTIES UNITY_BUILD ${SB_UNITY_TESTS} UNITY_BUILD_BATCH_SIZE 6)
-    target_link_libraries(sb_${name}_tests PRIVATE sb_${name} GTest::gtest_main GTest::gmock)
+    target_link_libraries(sb_${name}_tests PRIVATE sb_${name} GTest::gtest_main GTest::gmock sb_cold_code)
     target_include_directories(sb_${name}_tests PRIVATE "${PROJECT_SOURCE_DIR}/tests")
     target_compile_definitions(sb_${name}_tests PRIVATE
       SB_SOURCE_DIR="${PROJECT_SOURCE_DIR}" SB_SHARED_DIR="${SB_SHARED_DIR}")
@@ -48,7 +48,7 @@ function(sb_e2e_tests)
   # Same reason as sb_module_tests: parse the GoogleTest headers once per batch of six files.
   set_target_properties(sb_e2e_tests PROPERTIES UNITY_BUILD ${SB_UNITY_TESTS} UNITY_BUILD_BATCH_SIZE 6)
   target_link_libraries(sb_e2e_tests PRIVATE sb_core sb_report sb_analyze sb_results sb_trace sb_protocol sb_target sb_orchestrate nlohmann_json::nlohmann_json
-    GTest::gtest_main GTest::gmock sb_warnings sb_platform)
+    GTest::gtest_main GTest::gmock sb_warnings sb_platform sb_cold_code)
   target_include_directories(sb_e2e_tests PRIVATE "${PROJECT_SOURCE_DIR}/tests" "${PROJECT_SOURCE_DIR}/src")
   target_compile_definitions(sb_e2e_tests PRIVATE
     SB_SOURCE_DIR="${PROJECT_SOURCE_DIR}" SB_SHARED_DIR="${SB_SHARED_DIR}"
