@@ -58,7 +58,7 @@ std::unique_ptr<sim::Server> start_simulator(bool quick) {
 int usage(const std::string& arg) {
   std::printf("usage: servebench demo [--quick]\n\nRuns a concurrency staircase against an embedded simulated "
               "server (llama-3-8b on an H100,\n%gx faster than real time) and writes the sweep JSON and an HTML "
-              "report under\n./servebench-results/. --quick: 4 short stages, a few seconds, %gx, against an engine that\nbatches at most 16 sequences (its knee is at 16).\n", kTimeScale, kQuickTimeScale);
+              "report under\n./servebench-results/. --quick: 4 short stages, a few seconds, %gx, against an engine that\nbatches at most %d sequences (its knee is at %d).\n", kTimeScale, kQuickTimeScale, kQuickMaxNumSeqs, kQuickMaxNumSeqs);
   return to_int(arg == "--help" || arg == "-h" ? ExitCode::ok : ExitCode::config_error);
 }
 
@@ -69,7 +69,7 @@ pipeline::RunConfig demo_run_config(std::uint16_t port, bool quick, const std::s
   c.client.endpoint.host = "127.0.0.1";
   c.client.endpoint.port = port;
   c.base_url = c.client.endpoint.url("");
-  c.dataset.num_prompts = quick ? 64 : 512;  // quick: 4 rounds of the engine's 16 at c=64
+  c.dataset.num_prompts = quick ? 4 * kQuickMaxNumSeqs : 512;  // quick: 4 rounds of the engine's batch at c=64
   c.dataset.random_input_len = quick ? 128 : 256;
   c.dataset.random_output_len = quick ? 16 : 64;
   c.dataset.request_id_prefix = pipeline::random_request_id_prefix();
@@ -91,8 +91,9 @@ int demo_cmd(int argc, char** argv, std::stop_token stop) {
   std::filesystem::create_directories("servebench-results");
   const std::string stem = fmt::format("servebench-results/demo-{}", static_cast<long long>(std::time(nullptr)));
   auto server = start_simulator(quick);
+  const std::string batch_limit = quick ? fmt::format(", at most {} sequences a step", kQuickMaxNumSeqs) : "";
   std::fprintf(stderr, "servebench demo: simulated llama-3-8b on an H100 (%gx time scale%s) at http://127.0.0.1:%u\n",
-               demo_time_scale(quick), quick ? ", at most 16 sequences a step" : "", static_cast<unsigned>(server->port()));
+               demo_time_scale(quick), batch_limit.c_str(), static_cast<unsigned>(server->port()));
   pipeline::RunConfig cfg = demo_run_config(server->port(), quick, stem + ".json");
   cfg.client_ceiling = ceiling_for_run(resolved_threads(cfg.client), stderr);
   const pipeline::RunResult result = pipeline::run(cfg, pipeline::RunIo{}, std::move(stop));

@@ -131,7 +131,9 @@ ServerStageMetrics server_window(std::span<const ServerSample> samples, int fail
 
 QueueSide queue_side(const StageSummary& client, const ServerStageMetrics& server) {
   if (!server.waiting_share) return QueueSide::agree;  // the server does not say
-  const bool server_queued = *server.waiting_share >= kServerQueuedShare;
+  // waiting_share is over the samples that expose the gauge, which waiting->samples counts.
+  const long queued_scrapes = server.waiting ? std::lround(*server.waiting_share * server.waiting->samples) : 0;
+  const bool server_queued = *server.waiting_share >= kServerQueuedShare && queued_scrapes >= kServerQueuedMinScrapes;
   const bool server_idle_queue = server.waiting && server.waiting->max <= 0;
   const bool client_queued =
       client.load.open_loop() && (client.client_saturated || client.client_queue_time.median_ms > kClientQueuedMs);

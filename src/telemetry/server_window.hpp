@@ -22,8 +22,11 @@ std::optional<HistogramWindow> histogram_window(const PromHistogramData& start, 
 // bucket starts at 0; a rank in the +Inf bucket answers the highest finite bound. Seconds.
 double histogram_quantile(double q, const std::vector<std::pair<double, double>>& cumulative);
 
-// A stage with waiting > 0 in at least this share of its samples queued on the server.
+// A stage with waiting > 0 in at least this share of its samples, and in at least this many of
+// them, queued on the server. One scrape that catches a request between its arrival and its
+// admission is no queue: in a short low-load stage of five scrapes it alone made the share 0.2.
 inline constexpr double kServerQueuedShare = 0.1;
+inline constexpr int kServerQueuedMinScrapes = 2;
 // An open-loop stage whose median client-side queue time (sent − intended) exceeds this held
 // requests back in the client (its concurrency limit or its own dispatch).
 inline constexpr double kClientQueuedMs = 1.0;

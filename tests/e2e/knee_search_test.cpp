@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <map>
 #include <regex>
 #include <set>
 #include <sstream>
@@ -137,13 +138,31 @@ TEST(KneeSearchE2e, RateAutoLandsOnTheServerCapacity) {
   EXPECT_NEAR(ls["knee"].get<double>(), capacity_rps, 0.1 * capacity_rps) << ls.dump();
 }
 
+// The most requests of one stage in flight at once, from the per-request JSONL (sent_ms to done_ms,
+// both from the stage's start; a slot freed at done_ms is taken by a later sent_ms).
+std::map<int, int> knee_max_in_flight(const fs::path& jsonl) {
+  std::map<int, std::vector<std::pair<double, int>>> events;
+  std::istringstream in(slurp(jsonl));
+  for (std::string line; std::getline(in, line);) {
+    const Json r = Json::parse(line);
+    if (!r["sent_ms"].is_number() || !r["done_ms"].is_number()) continue;
+    events[r["stage"].get<int>()].push_back({r["sent_ms"].get<double>(), 1});
+    events[r["stage"].get<int>()].push_back({r["done_ms"].get<double>(), -1});
+  }
+  std::map<int, int> out;
+  for (auto& [stage, ev] : events) {
+    std::sort(ev.begin(), ev.end());  // at one time, a finish (-1) before a start (+1)
+    int now = 0;
+    for (const auto& e : ev) out[stage] = std::max(out[stage], now += e.second);
+  }
+  return out;
+}
+
 TEST(KneeSearchE2e, RateAutoHonoursMaxConcurrency) {
   TempDir dir("knee_rate_limit");
   Sim sim({"--cost", "fixed", "--itl-ms", "2", "--ttft-ms", "5"}, dir.path);  // no server limit
   ASSERT_NE(sim.port(), 0);
-  // The client's 6 slots are the capacity: 6 / 35 ms = 171 req/s. 120 prompts, not 60: a stage offered
-  // exactly the capacity reads about 10 % under it (its start and drain), 60 gave that more weight, and
-  // on a Firecracker VM the bracket's top landed at 210-224.
+  // The client's 6 slots are the capacity: 6 / 35 ms = 171 req/s; the uncapped sim serves thousands.
   const double capacity_rps = 6 / 0.035;
   RunResult r = run_servebench({"--port", sim.port_text(), "--num-prompts", "120", "--random-input-len", "8",
                                 "--random-output-len", "16", "--request-rate", "auto", "--burstiness", "inf",
@@ -152,13 +171,30 @@ TEST(KneeSearchE2e, RateAutoHonoursMaxConcurrency) {
   ASSERT_EQ(r.code, 0) << r.err << r.out;
   const Json doc = Json::parse(slurp(dir.path / "rate.json"));
   for (const Json& s : doc["stages"]) EXPECT_EQ(s["max_concurrency"], 6);
+  // The cap itself, counted from what was sent: never more than 6 requests of a stage in flight.
+  const std::map<int, int> in_flight = knee_max_in_flight(dir.path / "rate.requests.jsonl");
+  ASSERT_EQ(in_flight.size(), doc["stages"].size());
+  int most = 0;
+  for (const auto& [stage, n] : in_flight) {
+    EXPECT_LE(n, 6) << "stage " << stage;
+    most = std::max(most, n);
+  }
+  EXPECT_EQ(most, 6);  // and the stages far above the capacity filled it
+  ASSERT_TRUE(doc["load_search"]["knee"].is_number()) << doc["load_search"].dump();
+  // What the cap does to throughput holds in any build: 6 slots of 35 ms can serve no more.
+  double best_rps = 0;
+  for (const Json& s : doc["stages"]) best_rps = std::max(best_rps, s["request_throughput"].get<double>());
+  EXPECT_LE(best_rps, 1.05 * capacity_rps) << doc["stages"].dump();
   SB_TIMING_CHECKS_FOLLOW();
-  // Where the search lands is what RateAutoLandsOnTheServerCapacity holds to 10 %. This one holds
-  // that the cap is honoured: without it the uncapped sim serves thousands of req/s, so a knee
-  // within a third of 171 can only be the 6 slots. In CI's suite on a Firecracker VM the same search
-  // landed at 138 and at 224 in two runs in a row, while alone it landed at 168 three times of three.
+  // Where the search lands is what RateAutoLandsOnTheServerCapacity holds to 10 %. Here the
+  // plateau is the client's own, approached within the search's 5 % only slowly (a stage offered
+  // the capacity reads about 10 % under it: its start and drain), so where on it the knee lands is
+  // noise: in CI's suite on a Firecracker VM it landed at 138, 224, and once at 420 (three stages
+  // between 224 and 392 read 5 % low, 420 did not), while alone it landed at 163-168 in 7 of 7 runs.
+  // Held here: the search saw the plateau (its best stage near the capacity) and put the knee at
+  // or above where the capacity starts to bind.
+  EXPECT_GE(best_rps, 0.85 * capacity_rps) << doc["stages"].dump();
   EXPECT_GE(doc["load_search"]["knee"].get<double>(), 0.7 * capacity_rps) << doc["load_search"].dump();
-  EXPECT_LE(doc["load_search"]["knee"].get<double>(), 1.35 * capacity_rps) << doc["load_search"].dump();
 }
 
 TEST(KneeSearchE2e, StageBudgetEndsASearchStillGrowing) {

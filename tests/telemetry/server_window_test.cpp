@@ -96,10 +96,10 @@ StageSummary client_stage(bool open_loop, double client_queue_median_ms) {
   return c;
 }
 
-ServerStageMetrics server_with(double waiting_share, double waiting_max) {
+ServerStageMetrics server_with(double waiting_share, double waiting_max, int samples = 10) {
   ServerStageMetrics m;
   m.waiting_share = waiting_share;
-  m.waiting = GaugeStats{waiting_share * waiting_max, waiting_max, 10};
+  m.waiting = GaugeStats{waiting_share * waiting_max, waiting_max, samples};
   return m;
 }
 
@@ -112,6 +112,15 @@ TEST(ServerWindow, QueueSide) {
   EXPECT_EQ(queue_side(client_stage(true, 20), server_with(0.5, 3)), QueueSide::agree);    // both queued
   EXPECT_EQ(queue_side(client_stage(true, 0.1), server_with(0.05, 1)), QueueSide::agree);  // below the share
   EXPECT_EQ(queue_side(client_stage(true, 0.1), ServerStageMetrics{}), QueueSide::agree);  // no waiting gauge
+}
+
+TEST(ServerWindow, OneScrapeThatCaughtARequestWaitingIsNoQueue) {
+  // A short closed-loop stage of 5 scrapes, one of which saw a request not yet admitted: share 0.2.
+  EXPECT_EQ(queue_side(client_stage(false, 0), server_with(0.2, 1, 5)), QueueSide::agree);
+  // Two of 10 did: the same share, now from two scrapes.
+  EXPECT_EQ(queue_side(client_stage(false, 0), server_with(0.2, 1, 10)), QueueSide::server_queued);
+  // Two of 40 are below the share.
+  EXPECT_EQ(queue_side(client_stage(false, 0), server_with(0.05, 1, 40)), QueueSide::agree);
 }
 
 }  // namespace
