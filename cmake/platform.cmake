@@ -32,10 +32,15 @@ target_link_libraries(sb_asio INTERFACE Boost::headers)
 target_compile_options(sb_asio INTERFACE -include utility)
 
 # sb_cold_code: code whose speed no measurement depends on (the test executables' own files, the
-# commands' flag parsing and glue in src/cli) compiles at -O1 in Release. -O3 there bought nothing
-# measurable and cost a clean build: a test batch of six files took 29 s at -O3 and 18 s at -O1,
-# `cli/compare_cmd.cpp` 20 s and 11 s (docs/reliability.md, "CI time"). What they call (the client, parsers,
-# metrics, simulator, reports) stays at the preset's level. Other build types keep their flags:
-# the asan preset is -O1 already, Debug -O0.
+# commands' flag parsing and glue in src/cli) compiles at -O1 in Release and at -O0 under the
+# sanitizers. In Release, -O3 there bought nothing measurable and cost a clean build: a test batch
+# of six files took 29 s at -O3 and 18 s at -O1, `cli/compare_cmd.cpp` 20 s and 11 s. Under
+# ASan + UBSan, -O1 made GCC's optimiser work through UBSan's checks of GoogleTest's and the JSON
+# library's templates: one e2e batch took 180 s at -O1 and 30 s at -O0, one after the other on the
+# same busy machine (docs/reliability.md, "CI time"). What they call (the client, parsers, metrics, simulator, reports) keeps the preset's
+# level, so the sanitizers still see optimised code where bugs hide behind it. Debug keeps -O0.
 add_library(sb_cold_code INTERFACE)
 target_compile_options(sb_cold_code INTERFACE $<$<CONFIG:Release>:-O1>)
+if(SB_SANITIZE)
+  target_compile_options(sb_cold_code INTERFACE -O0)
+endif()
