@@ -32,15 +32,18 @@ target_link_libraries(sb_asio INTERFACE Boost::headers)
 target_compile_options(sb_asio INTERFACE -include utility)
 
 # sb_cold_code: code whose speed no measurement depends on (the test executables' own files, the
-# commands' flag parsing and glue in src/cli) compiles at -O1 in Release and at -O0 under the
+# commands' flag parsing and glue in src/cli) compiles at -O1 in Release and at -Og under the
 # sanitizers. In Release, -O3 there bought nothing measurable and cost a clean build: a test batch
 # of six files took 29 s at -O3 and 18 s at -O1, `cli/compare_cmd.cpp` 20 s and 11 s. Under
-# ASan + UBSan, -O1 made GCC's optimiser work through UBSan's checks of GoogleTest's and the JSON
-# library's templates: one e2e batch took 180 s at -O1 and 30 s at -O0, one after the other on the
-# same busy machine (docs/reliability.md, "CI time"). What they call (the client, parsers, metrics, simulator, reports) keeps the preset's
-# level, so the sanitizers still see optimised code where bugs hide behind it. Debug keeps -O0.
+# ASan + UBSan, GCC's optimiser at -O1 works through UBSan's checks of GoogleTest's and the JSON
+# library's templates: one e2e batch took 64 s at -O1, 31 s at -Og, 26 s at -O0 (docs/reliability.md,
+# "CI time"). Not -O0: simdjson turns on SIMDJSON_DEVELOPMENT_CHECKS where __OPTIMIZE__ is not
+# defined, which changes its parser's layout, so an -O0 test file and the -O1 library it calls
+# disagree about one class (an ODR violation: the asan suite crashed in the parser's destructor).
+# -Og defines __OPTIMIZE__, as every -O level above 0 does. What they call (the client, parsers,
+# metrics, simulator, reports) keeps the preset's level. Debug builds everything at -O0, consistently.
 add_library(sb_cold_code INTERFACE)
 target_compile_options(sb_cold_code INTERFACE $<$<CONFIG:Release>:-O1>)
 if(SB_SANITIZE)
-  target_compile_options(sb_cold_code INTERFACE -O0)
+  target_compile_options(sb_cold_code INTERFACE -Og)
 endif()
