@@ -32,18 +32,11 @@ target_link_libraries(sb_asio INTERFACE Boost::headers)
 target_compile_options(sb_asio INTERFACE -include utility)
 
 # sb_cold_code: code whose speed no measurement depends on (the test executables' own files, the
-# commands' flag parsing and glue in src/cli) compiles at -O1 in Release and at -Og under the
-# sanitizers. In Release, -O3 there bought nothing measurable and cost a clean build: a test batch
-# of six files took 29 s at -O3 and 18 s at -O1, `cli/compare_cmd.cpp` 20 s and 11 s. Under
-# ASan + UBSan, GCC's optimiser at -O1 works through UBSan's checks of GoogleTest's and the JSON
-# library's templates: one e2e batch took 64 s at -O1, 31 s at -Og, 26 s at -O0 (docs/reliability.md,
-# "CI time"). Not -O0: simdjson turns on SIMDJSON_DEVELOPMENT_CHECKS where __OPTIMIZE__ is not
-# defined, which changes its parser's layout, so an -O0 test file and the -O1 library it calls
-# disagree about one class (an ODR violation: the asan suite crashed in the parser's destructor).
-# -Og defines __OPTIMIZE__, as every -O level above 0 does. What they call (the client, parsers,
-# metrics, simulator, reports) keeps the preset's level. Debug builds everything at -O0, consistently.
+# commands' flag parsing and glue in src/cli) compiles at -O1 in Release. -O3 there bought nothing
+# measurable and cost a clean build: a test batch of six files took 29 s at -O3 and 18 s at -O1,
+# `cli/compare_cmd.cpp` 20 s and 11 s (docs/reliability.md, "CI time"). What they call (the client,
+# parsers, metrics, simulator, reports) stays at the preset's level. The asan preset keeps -O1 for
+# everything: -O0 there broke the ODR (simdjson's development checks follow __OPTIMIZE__ and change
+# its parser's layout), and -Og made the asan suite miss knee answers twice in a row.
 add_library(sb_cold_code INTERFACE)
 target_compile_options(sb_cold_code INTERFACE $<$<CONFIG:Release>:-O1>)
-if(SB_SANITIZE)
-  target_compile_options(sb_cold_code INTERFACE -Og)
-endif()
