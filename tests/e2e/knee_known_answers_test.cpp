@@ -104,7 +104,7 @@ TEST(KneeKnownAnswers, RateSweepKneeWithinOneStepOfTheCapacity) {
 TEST(KneeKnownAnswers, EngineMaxNumSeqsSixteenVersusSixtyFour) {
   const TempDir dir("knee_engine");
   const std::vector<std::string> engine = {"--cost", "engine", "--model-preset", "llama-3-8b", "--gpu-preset", "h100",
-                                           "--time-scale", "10", "--max-num-seqs"};
+                                           "--time-scale", "5", "--max-num-seqs"};
   const std::vector<std::string> workload = {"--num-prompts", "128", "--random-input-len", "64",
                                              "--random-output-len", "32", "--concurrency", "1", "2", "4", "8",
                                              "16", "32", "64", "128", "256"};

@@ -55,10 +55,15 @@ TEST(TimeScaleE2e, RunReportsModelledTimesAndRatesAgainstAScaledSimulator) {
   TempDir dir("time_scale");
   Sim sim({"--cost", "engine", "--model-preset", "llama-3-8b", "--gpu-preset", "h100", "--time-scale", "10"}, dir.path);
   ASSERT_NE(sim.port(), 0);
-  // 20 requests at 25 req/s: about 0.8 s of modelled arrivals, sent in about 0.08 s.
-  const ScaledRun modelled = scaled_run(sim, dir.path, "modelled", {"--request-rate", "25"});
+  // 20 requests at 25 req/s: about 0.8 s of modelled arrivals, sent in about 0.08 s. One request in
+  // flight at a time in both runs, so both decode at batch 1 and their TPOTs differ only by the scale:
+  // without the cap the modelled run (25 req/s of the modelled GPU) batched about 4 requests and the
+  // wall-clock one (25 req/s of wall time, a tenth of that load) about 1, and the ratio of their TPOTs
+  // was 10.8-11.5 on CI's machine, above the scale itself.
+  const ScaledRun modelled = scaled_run(sim, dir.path, "modelled", {"--request-rate", "25", "--max-concurrency", "1"});
   ASSERT_EQ(modelled.r.code, 0) << modelled.r.err;
-  const ScaledRun wall = scaled_run(sim, dir.path, "wall", {"--request-rate", "25", "--wall-clock-times"});
+  const ScaledRun wall =
+      scaled_run(sim, dir.path, "wall", {"--request-rate", "25", "--max-concurrency", "1", "--wall-clock-times"});
   ASSERT_EQ(wall.r.code, 0) << wall.r.err;
 
   EXPECT_NE(modelled.r.err.find("note: the server is servebench's simulator, 10x faster than the GPU it models: "
@@ -85,14 +90,16 @@ TEST(TimeScaleE2e, RunReportsModelledTimesAndRatesAgainstAScaledSimulator) {
   const double wall_span_s = ms["servebench"]["end_unix_s"].get<double>() - ms["servebench"]["start_unix_s"].get<double>();
   EXPECT_LT(wall_span_s, ms["duration"].get<double>() / 3) << wall_span_s;
 
-  // A decode step of llama-3-8b on an H100 is milliseconds modelled, a tenth of that on the wall clock
-  // (the client's and loopback's own microseconds per token make the ratio a little under 10).
+  // A decode step of llama-3-8b on an H100 is milliseconds modelled, a tenth of that on the wall clock.
+  // The client's and loopback's wall-clock microseconds per token are in both TPOTs (stretched by 10
+  // in the modelled one), so the ratio is 10 up to scheduling noise on either side.
   const double ratio = ms["median_tpot_ms"].get<double>() / wall.doc["stages"][0]["median_tpot_ms"].get<double>();
+  RecordProperty("tpot_ratio", std::to_string(ratio));
   // Under ASan the client's microseconds per token are several times more: the bound is the default build's.
   if (sb::test_timing::kBoundsHeld) {
-    EXPECT_GT(ratio, 7.5) << ms["median_tpot_ms"] << " vs " << wall.doc["stages"][0]["median_tpot_ms"];
+    EXPECT_GT(ratio, 8.0) << ms["median_tpot_ms"] << " vs " << wall.doc["stages"][0]["median_tpot_ms"];
   }
-  EXPECT_LT(ratio, 10.5);
+  EXPECT_LT(ratio, 12.0) << ms["median_tpot_ms"] << " vs " << wall.doc["stages"][0]["median_tpot_ms"];
 }
 
 TEST(TimeScaleE2e, AnUnscaledServerLeavesTheEnvironmentAsBefore) {
