@@ -4,6 +4,8 @@
 
 #include <algorithm>
 
+#include "engine_test_util.hpp"
+#include "sim/cost_model.hpp"
 #include "sim/presets.hpp"
 
 namespace sb::sim {
@@ -91,6 +93,20 @@ TEST(ActivationReserve, TorchPeakMatchesWhatVllmLogged) {
     const double torch_peak_gib = std::max(r.forward_bytes, r.sampler_bytes) / kGiB;
     EXPECT_NEAR(torch_peak_gib / p.logged_gib, 1.0, p.tolerance) << p.what << ": derived " << torch_peak_gib;
   }
+}
+
+// The KV cache vLLM allocated beside the weights and this reserve, against the presets' own: llm-d's
+// H100 runs at gpu_memory_utilization 0.9 with V1's defaults there (8192 tokens, 1024 sequences)
+// logged "Available KV cache memory: 51.38 GiB" for Llama-3.1-8B (26,306 blocks of 2 MiB) and
+// 4.45 GiB for Qwen3-32B (1,139 blocks of 4 MiB). A flat 2 GiB gave 27,997 and 2,187.
+TEST(ActivationReserve, KvBlocksMatchWhatVllmAllocatedOnAnH100) {
+  const ProfileRunShape h100_defaults{8192, 1024, 1};
+  const auto blocks = [&](const char* model) {
+    const CostModel cost(testing_util::make_config(model, "h100").hardware);
+    return cost.num_gpu_blocks(16, 0.9, derive_activation_reserve(preset(model), h100_defaults).total_bytes());
+  };
+  EXPECT_EQ(blocks("llama-3-8b"), 26335);  // +0.1 %
+  EXPECT_EQ(blocks("qwen3-32b"), 1131);    // -0.7 %
 }
 
 }  // namespace
