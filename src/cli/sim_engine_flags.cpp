@@ -43,7 +43,9 @@ void add_cost_flags(CLI::App& app, EngineFlags& f) {
   add_optional(app, "--tp-bandwidth-falloff", f.tp_bandwidth_falloff,
                "Per-GPU bandwidth efficiency divided by 1 + this x (TP - 1)")
       ->check(CLI::Range(0.0, 1e3));
-  add_optional(app, "--activation-reserve-gib", f.activation_reserve_gib, "GPU memory kept for activations, GiB")
+  add_optional(app, "--activation-reserve-gib", f.activation_reserve_gib,
+               "GPU memory kept out of the KV cache besides the weights, GiB (default: derived as vLLM's "
+               "start-up profiling finds it)")
       ->check(CLI::Range(0.0, 1e6));
   add_optional(app, "--gpu-peak-tflops", f.gpu_peak_tflops, "Dense bf16 peak of one GPU, TFLOPS")->check(positive);
   add_optional(app, "--gpu-mem-bandwidth-gbs", f.gpu_mem_bandwidth_gbs, "Memory bandwidth of one GPU, GB/s")
@@ -323,7 +325,7 @@ void validate(const sim::EngineConfig& c) {
                                     {k.seq_overhead_us, "cost.seq_overhead_us"},
                                     {k.allreduce_latency_us, "cost.allreduce_latency_us"},
                                     {k.tp_bandwidth_falloff, "cost.tp_bandwidth_falloff"},
-                                    {k.activation_reserve_gib, "cost.activation_reserve_gib"}}) {
+                                    {k.activation_reserve_gib.value_or(0), "cost.activation_reserve_gib"}}) {
     if (!(value >= 0)) throw UserError(fmt::format("engine config: {} must not be negative (got {})", name, value));
   }
   if (c.gpu_memory_utilization <= 0 || c.gpu_memory_utilization > 1) {

@@ -54,10 +54,9 @@ StepCost CostModel::step_cost(const StepShape& shape) const {
   return cost;
 }
 
-std::int64_t CostModel::num_gpu_blocks(int block_size, double gpu_memory_utilization) const {
+std::int64_t CostModel::num_gpu_blocks(int block_size, double gpu_memory_utilization, double reserve_bytes) const {
   const double gib = 1024.0 * 1024.0 * 1024.0;
-  const double budget =
-      setup_.gpu.mem_gib * gib * gpu_memory_utilization - weight_bytes_ - setup_.cost.activation_reserve_gib * gib;
+  const double budget = setup_.gpu.mem_gib * gib * gpu_memory_utilization - weight_bytes_ - reserve_bytes;
   if (budget <= 0 || block_size <= 0) return 0;
   return static_cast<std::int64_t>(std::floor(budget / (kv_bytes_per_token_ * block_size)));
 }

@@ -54,9 +54,10 @@ class CostModel {
 
   StepCost step_cost(const StepShape& shape) const;
 
-  // KV-cache blocks that fit: (memory × utilization − weights − activation reserve) / block bytes.
-  // Zero or negative memory left yields 0 (the caller reports that the model does not fit).
-  std::int64_t num_gpu_blocks(int block_size, double gpu_memory_utilization) const;
+  // KV-cache blocks that fit: (memory × utilization − weights − reserve) / block bytes, the reserve
+  // being what vLLM's profiling keeps besides the weights (sim/activation_reserve.hpp). Zero or
+  // negative memory left yields 0 (the caller reports that the model does not fit).
+  std::int64_t num_gpu_blocks(int block_size, double gpu_memory_utilization, double reserve_bytes) const;
 
   double weight_bytes_per_gpu() const { return weight_bytes_; }
   double kv_bytes_per_token_per_gpu() const { return kv_bytes_per_token_; }

@@ -4,6 +4,8 @@
 // carries its own set (sim/presets.cpp: AMD parts do not reach NVIDIA's fractions); every field is
 // settable from `--engine-config` ([cost] table) and most from flags (cli/sim_engine_flags.*).
 // The member defaults are the H100 preset's, for code that builds a HardwareSetup by hand.
+#include <optional>
+
 namespace sb::sim {
 
 struct CostParams {
@@ -25,8 +27,10 @@ struct CostParams {
   // Per-GPU weight-streaming efficiency falls as shards shrink: at TP it is
   // bandwidth_efficiency / (1 + tp_bandwidth_falloff · (TP − 1)).
   double tp_bandwidth_falloff = 0.15;
-  // Activations/workspace vLLM's memory profiling reserves, GiB.
-  double activation_reserve_gib = 2;
+  // GPU memory kept out of the KV cache besides the weights, GiB. Unset: derived from the model
+  // and the engine's token and sequence limits as vLLM's start-up profiling finds it
+  // (sim/activation_reserve.hpp); set, it replaces that.
+  std::optional<double> activation_reserve_gib = std::nullopt;
 };
 
 }  // namespace sb::sim

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "core/error.hpp"
+#include "sim/activation_reserve.hpp"
 
 namespace sb::sim {
 namespace {
@@ -27,13 +28,23 @@ int draw_output_tokens(const SimRequest& r, double mean_tokens) {
 
 double seconds(Nanos ns) { return static_cast<double>(ns) / 1e9; }
 
+// The KV cache vLLM would allocate: the blocks that fit beside the weights and the reserve its
+// start-up profiling keeps for this model and these limits, or the reserve the configuration sets.
+std::int64_t derived_gpu_blocks(const EngineConfig& c, const CostModel& cost) {
+  constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
+  const std::optional<double>& fixed_gib = c.hardware.cost.activation_reserve_gib;
+  const ProfileRunShape shape{c.scheduler.max_num_batched_tokens, c.scheduler.max_num_seqs, c.hardware.tensor_parallel};
+  const double reserve_bytes =
+      fixed_gib ? *fixed_gib * kGiB : derive_activation_reserve(c.hardware.model, shape).total_bytes();
+  return cost.num_gpu_blocks(c.block_size, c.gpu_memory_utilization, reserve_bytes);
+}
+
 }  // namespace
 
 Engine::Engine(const EngineConfig& config)
     : config_(config),
       cost_(config.hardware),
-      kv_(config.num_gpu_blocks_override > 0 ? config.num_gpu_blocks_override
-                                             : cost_.num_gpu_blocks(config.block_size, config.gpu_memory_utilization),
+      kv_(config.num_gpu_blocks_override > 0 ? config.num_gpu_blocks_override : derived_gpu_blocks(config, cost_),
           config.block_size),
       scheduler_(config.scheduler, kv_),
       max_model_len_(config.max_model_len > 0 ? config.max_model_len : config.hardware.model.max_model_len) {

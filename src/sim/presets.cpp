@@ -42,8 +42,11 @@ constexpr CostParams kCdna2{.compute_efficiency = 0.4,
 // Dense bf16 (no sparsity) peak, memory bandwidth and capacity from vendor data sheets (SXM/OAM
 // parts); link bandwidth is the per-direction NVLink / Infinity Fabric / PCIe figure. MI250 is one
 // of its two GCDs (half the package's 362 TFLOPS and 3.28 TB/s), the device vLLM and rocm-smi see.
+// Capacity is the total CUDA reports, which vLLM multiplies by gpu_memory_utilization: an H100
+// 80GB HBM3 shows 79.19 GiB in vLLM's start-up log ("Free memory on device (78.66/79.19 GiB)",
+// vLLM 0.10.2; llm-d-incubation/llm-d-planner accuracy/accuracy_report.md), not nvidia-smi's 79.6.
 const std::array<GpuPreset, 7> kGpus = {{
-    {"h100", "NVIDIA H100 80GB HBM3", false, 989, 3350, 79.6, 450, kHopper},
+    {"h100", "NVIDIA H100 80GB HBM3", false, 989, 3350, 79.19, 450, kHopper},
     {"h200", "NVIDIA H200", false, 989, 4800, 139.8, 450, kHopper},
     {"mi300x", "AMD Instinct MI300X", true, 1307, 5300, 191.5, 448, kCdna3},
     {"mi250", "AMD Instinct MI250", true, 181, 1638, 63.9, 200, kCdna2},

@@ -40,6 +40,14 @@ TEST(SimEngineFlags, DefaultsAreVllmsOnLlama3OnH100) {
   EXPECT_EQ(c.block_size, 16);
   EXPECT_DOUBLE_EQ(c.gpu_memory_utilization, 0.9);
   EXPECT_EQ(c.hardware.tensor_parallel, 1);
+  // No fixed reserve: the engine derives it from the model and the limits (sim/activation_reserve).
+  EXPECT_FALSE(c.hardware.cost.activation_reserve_gib.has_value());
+}
+
+TEST(SimEngineFlags, ActivationReserveFlagFixesTheReserve) {
+  const sim::EngineConfig c = resolve_engine_config(parse({"--activation-reserve-gib", "1.5"}));
+  ASSERT_TRUE(c.hardware.cost.activation_reserve_gib.has_value());
+  EXPECT_DOUBLE_EQ(*c.hardware.cost.activation_reserve_gib, 1.5);
 }
 
 TEST(SimEngineFlags, FlagsOverridePresets) {
@@ -102,7 +110,8 @@ TEST(SimEngineFlags, EveryCostFieldIsSettableFromTheFile) {
   EXPECT_DOUBLE_EQ(k.allreduce_latency_us, 17);
   EXPECT_DOUBLE_EQ(k.link_efficiency, 0.66);
   EXPECT_DOUBLE_EQ(k.tp_bandwidth_falloff, 0.21);
-  EXPECT_DOUBLE_EQ(k.activation_reserve_gib, 3.5);
+  ASSERT_TRUE(k.activation_reserve_gib.has_value());
+  EXPECT_DOUBLE_EQ(*k.activation_reserve_gib, 3.5);
 }
 
 TEST(SimEngineFlags, NewCostFlagsOverrideTheFile) {

@@ -153,10 +153,14 @@ TEST(CostModel, AmdPresetsHaveTheirOwnEfficiencies) {
 }
 
 TEST(CostModel, KvBlocksFromMemoryBudget) {
-  // (79.6 GiB·0.9 − 16.06e9 − 2 GiB) / (131072 B·16) = 27997.68 → 27997 (vLLM reports 27304 for
-  // Llama-3.1-8B on H100 at 0.9 in shared/fixtures/vllm_metrics: same order, different reserve).
-  EXPECT_EQ(model_on("llama-3-8b", "h100").num_gpu_blocks(16, 0.9), 27997);
-  EXPECT_EQ(model_on("llama-3-8b", "h100").num_gpu_blocks(16, 0.1), 0);  // weights alone exceed 10 % of 80 GB
+  // (79.6 GiB·0.9 − 16.06e9 − 2 GiB) / (131072 B·16) = 27997.68 → 27997.
+  const double two_gib = 2.0 * 1024 * 1024 * 1024;
+  HardwareSetup setup = testing_util::make_config("llama-3-8b", "h100").hardware;
+  setup.gpu.mem_gib = 79.6;
+  const CostModel m(setup);
+  EXPECT_EQ(m.num_gpu_blocks(16, 0.9, two_gib), 27997);
+  EXPECT_EQ(m.num_gpu_blocks(16, 0.1, two_gib), 0);  // weights alone exceed 10 % of 80 GB
+  EXPECT_EQ(m.num_gpu_blocks(16, 0.9, 1e12), 0);     // a reserve larger than the GPU leaves nothing
 }
 
 TEST(CostModel, EmptyStepCostsOnlyTheFixedOverhead) {
