@@ -224,9 +224,10 @@ void apply_toml(const toml::table& t, const std::string& path, sim::EngineConfig
                                   node.source().begin.line, sec));
     }
     for (const auto& [key, value] : *table) {
-      const std::string where = fmt::format("{}:{} ({}.{})", path, value.source().begin.line, sec, key.str());
+      const std::string name(key.str());  // a copy: clang 14 cannot capture the structured binding below
+      const std::string where = fmt::format("{}:{} ({}.{})", path, value.source().begin.line, sec, name);
       const auto it = std::find_if(fields.begin(), fields.end(),
-                                   [&](const Field& f) { return f.section == sec && f.key == key.str(); });
+                                   [&](const Field& f) { return f.section == sec && f.key == name; });
       if (it == fields.end()) throw UserError(where + ": unknown key");
       it->set(value, where);
     }

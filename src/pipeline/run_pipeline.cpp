@@ -236,7 +236,16 @@ struct StageEnv {
 };
 
 StageRun run_one_stage(const StageEnv& env, const StagePlan& whole) {
-  const auto& [cfg, p, runner, outputs, io, stage_count, repeat, telemetry, shard] = env;
+  // Named one by one: clang 14 (the asan preset) cannot capture structured bindings in lambdas.
+  const RunConfig& cfg = env.cfg;
+  const Prepared& p = env.p;
+  Runner& runner = env.runner;
+  RunOutputs& outputs = env.outputs;
+  const RunIo& io = env.io;
+  const std::size_t stage_count = env.stage_count;
+  const int repeat = env.repeat;
+  RunTelemetry* const telemetry = env.telemetry;
+  ShardRun* const shard = env.shard;
   const std::size_t ordinal = static_cast<std::size_t>(repeat) * stage_count + whole.index;
   const StageWork work = stage_input(cfg, p, whole, repeat, ordinal);
   const StageInput& in = work.in;
@@ -302,7 +311,11 @@ StageRun run_one_stage(const StageEnv& env, const StagePlan& whole) {
 // Runs the stages `source` gives until it is done, a stage fails too often (returns true) or the
 // run is stopped; each summary goes into result.stages (in load order for a searched run).
 bool run_stages(const StageEnv& env, StageSource& source, std::stop_token stop, RunResult& result) {
-  const auto& [cfg, p, runner, outputs, io, stage_count, repeat, telemetry, shard] = env;
+  // Named one by one: clang 14 (the asan preset) cannot capture structured bindings in lambdas.
+  const RunConfig& cfg = env.cfg;
+  const Prepared& p = env.p;
+  RunOutputs& outputs = env.outputs;
+  const RunIo& io = env.io;
   const std::size_t first = result.stages.size();  // this pass's stages (--repeats: earlier passes stay put)
   bool failures = false;
   while (!stop.stop_requested()) {
