@@ -75,7 +75,15 @@ bool ResponseSink::on_body(std::string_view bytes, Nanos t_ns) {
     body_.append(bytes);
     return true;
   }
-  const bool fits = sse_parser_.feed(bytes, [&](const SseParser::Event& ev) { on_event(ev.data, t_ns); });
+  // Most events: the connection's plain token chunk again but for its text, matched where it lies
+  // in `bytes` without the SSE parser's line search (protocol/chunk_shape.hpp).
+  const auto take_shaped = [&](std::string_view rest) -> std::size_t {
+    std::string_view text;
+    const std::size_t n = failed_ ? 0 : chunk_shape_.match_event(rest, text);
+    if (n > 0) on_token(text, false, {}, t_ns);
+    return n;
+  };
+  const bool fits = sse_parser_.feed(bytes, [&](const SseParser::Event& ev) { on_event(ev.data, t_ns); }, take_shaped);
   if (!fits && !failed_) fail(Outcome::malformed, "SSE event larger than 64 MiB without a separator");
   return !failed_;
 }
