@@ -61,6 +61,13 @@ void ResponseSink::on_headers(int status, std::string_view reason, std::string_v
   sse_ = status / 100 == 2 && is_event_stream(content_type);
 }
 
+// A token event with a text and nothing else (most events of a stream); inline in on_body.
+inline void ResponseSink::on_plain_token(std::string_view text, Nanos t_ns) {
+  rec_->token_ns.push_back(t_ns);  // capacity reserved per request: no allocation per token
+  if (keep_text_) rec_->generated_text.append(text);
+  rec_->saw_text = rec_->saw_text || !text.empty();
+}
+
 bool ResponseSink::on_body(std::string_view bytes, Nanos t_ns) {
   if (failed_) return false;
   if (rec_->http_status / 100 != 2) {
@@ -80,7 +87,7 @@ bool ResponseSink::on_body(std::string_view bytes, Nanos t_ns) {
   const auto take_shaped = [&](std::string_view rest) -> std::size_t {
     std::string_view text;
     const std::size_t n = failed_ ? 0 : chunk_shape_.match_event(rest, text);
-    if (n > 0) on_token(text, false, {}, t_ns);
+    if (n > 0) on_plain_token(text, t_ns);
     return n;
   };
   const bool fits = sse_parser_.feed(bytes, [&](const SseParser::Event& ev) { on_event(ev.data, t_ns); }, take_shaped);
@@ -89,9 +96,7 @@ bool ResponseSink::on_body(std::string_view bytes, Nanos t_ns) {
 }
 
 void ResponseSink::on_token(std::string_view text, bool finished, std::string_view finish_reason, Nanos t_ns) {
-  rec_->token_ns.push_back(t_ns);  // capacity reserved per request: no allocation per token
-  if (keep_text_) rec_->generated_text.append(text);
-  rec_->saw_text = rec_->saw_text || !text.empty();
+  on_plain_token(text, t_ns);
   if (finished) {
     saw_finish_ = true;
     rec_->finish_reason = finish_reason_from(finish_reason);
@@ -103,7 +108,7 @@ void ResponseSink::on_event(std::string_view data, Nanos t_ns) {
   // Most events of a stream: the connection's plain token chunk again but for its text
   // (protocol/chunk_shape.hpp), all decode_chunk would report, counted without a ChunkInfo.
   if (std::string_view text; StreamDecoder::match_shape(data, chunk_shape_, text)) {
-    on_token(text, false, {}, t_ns);
+    on_plain_token(text, t_ns);
     return;
   }
   ChunkInfo info;
