@@ -85,10 +85,8 @@ bool ResponseSink::on_body(std::string_view bytes, Nanos t_ns) {
   // Most events: the connection's plain token chunk again but for its text, matched where it lies
   // in `bytes` without the SSE parser's line search (protocol/chunk_shape.hpp).
   const auto take_shaped = [&](std::string_view rest) -> std::size_t {
-    std::string_view text;
-    const std::size_t n = failed_ ? 0 : chunk_shape_.match_event(rest, text);
-    if (n > 0) on_plain_token(text, t_ns);
-    return n;
+    if (failed_) return 0;
+    return chunk_shape_.match_events(rest, [&](std::string_view text) { on_plain_token(text, t_ns); });
   };
   const bool fits = sse_parser_.feed(bytes, [&](const SseParser::Event& ev) { on_event(ev.data, t_ns); }, take_shaped);
   if (!fits && !failed_) fail(Outcome::malformed, "SSE event larger than 64 MiB without a separator");

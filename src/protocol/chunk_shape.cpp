@@ -2,22 +2,11 @@
 
 #include <simdjson.h>
 
-#include <array>
-#include <cstring>
-
 namespace sb {
 
 namespace {
 
-// Per byte of a JSON string body: 0 where it does not stand for itself ('"' ends the string, '\\'
-// starts an escape, bytes below 0x20 are not allowed unescaped), 1 for other ASCII, 2 above 0x7F.
-constexpr std::array<std::uint8_t, 256> kTextByteClass = [] {
-  std::array<std::uint8_t, 256> c{};
-  for (int b = 0x20; b < 0x80; ++b) c[static_cast<std::size_t>(b)] = 1;
-  for (int b = 0x80; b < 0x100; ++b) c[static_cast<std::size_t>(b)] = 2;
-  c['"'] = c['\\'] = 0;
-  return c;
-}();
+using chunk_shape_detail::kTextByteClass;
 
 // A JSON string body that unescapes to itself. ASCII text (most tokens) needs no UTF-8 check: the
 // library call costs more than the loop here. One table load per byte where three comparisons were.
@@ -35,6 +24,8 @@ bool has_line_end(std::string_view s) { return s.find_first_of("\r\n") != std::s
 
 }  // namespace
 
+bool chunk_shape_detail::valid_utf8(const char* text, std::size_t size) { return simdjson::validate_utf8(text, size); }
+
 bool ChunkShape::match(std::string_view payload, std::string_view& text) {
   if (!known_ || payload.size() < prefix_.size() + suffix_.size()) return false;
   if (payload.substr(0, prefix_.size()) != prefix_) return false;
@@ -47,41 +38,14 @@ bool ChunkShape::match(std::string_view payload, std::string_view& text) {
 }
 
 std::size_t ChunkShape::match_event(std::string_view bytes, std::string_view& text) {
-  constexpr std::string_view kData = "data:";
-  if (!framable_ || !bytes.starts_with(kData)) return 0;
-  std::size_t at = kData.size();
-  if (at < bytes.size() && bytes[at] == ' ') ++at;
-  // The payload is trimmed as the decoder trims it, so the space is the only one the SSE parser
-  // strips: prefix_ starts and suffix_ ends with a byte that is not white space.
-  const std::size_t n = bytes.size();
-  if (n - at < prefix_.size() + suffix_.size() + 2) return 0;
-  const char* b = bytes.data();
-  if (std::memcmp(b + at, prefix_.data(), prefix_.size()) != 0) return 0;
-  const std::size_t text_at = at + prefix_.size();
-  // The text ends at its first byte that does not stand for itself; the suffix, its line end and a
-  // blank line must follow there. A text holding such a byte (a quote, an escape, a line end) is
-  // left to the parsers, as match() leaves it.
-  const std::size_t last = n - suffix_.size() - 2;  // the latest the suffix may start
-  std::size_t end = text_at;
-  std::uint8_t seen = 0;
-  for (; end <= last; ++end) {
-    const std::uint8_t c = kTextByteClass[static_cast<unsigned char>(b[end])];
-    if (c == 0) break;
-    seen |= c;
-  }
-  if (end > last || std::memcmp(b + end, suffix_.data(), suffix_.size()) != 0) return 0;
-  std::size_t next = end + suffix_.size();
-  if (b[next] == '\n' && b[next + 1] == '\n') {
-    next += 2;
-  } else if (next + 4 <= n && std::memcmp(b + next, "\r\n\r\n", 4) == 0) {
-    next += 4;
-  } else {
-    return 0;
-  }
-  if ((seen & 2) != 0 && !simdjson::validate_utf8(b + text_at, end - text_at)) return 0;
-  text = std::string_view(b + text_at, end - text_at);
+  std::size_t text_at = 0, text_size = 0;
+  const std::size_t n = framable_ ? chunk_shape_detail::match_one(bytes.data(), bytes.size(), prefix_, suffix_,
+                                                                   text_at, text_size)
+                                  : 0;
+  if (n == 0) return 0;
+  text = bytes.substr(text_at, text_size);
   ++matched_;
-  return next;
+  return n;
 }
 
 void ChunkShape::learn(std::string_view payload, std::size_t text_at, std::size_t text_size) {

@@ -22,10 +22,10 @@ class SseParser {
     return feed(bytes, on_event, [](std::string_view) { return std::size_t{0}; });
   }
   // As above, and wherever a new event may start (nothing of one in progress) `take_whole` is
-  // offered the unread bytes first: std::size_t(std::string_view). It may take one whole event
-  // from their start, doing with it what `on_event` would have done, and return its length (the
-  // bytes must hold exactly one event, blank line included); 0 leaves the bytes to the parser.
-  // The client's ResponseSink matches its connection's usual chunk there (ChunkShape::match_event).
+  // offered the unread bytes first: std::size_t(std::string_view). It may take whole events from
+  // their start, doing with each what `on_event` would have done, and return their length (whole
+  // events only, each blank line included); 0 leaves the bytes to the parser. The client's
+  // ResponseSink takes its connection's usual chunks there (ChunkShape::match_events).
   template <class Fn, class Whole>
   bool feed(std::string_view bytes, Fn&& on_event, Whole&& take_whole);
 

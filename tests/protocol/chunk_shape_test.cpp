@@ -162,6 +162,25 @@ TEST(ChunkShape, MatchEventTakesOneWholeEventOfTheLearntShape) {
   EXPECT_EQ(s.shape.matched(), 12u);
 }
 
+// match_events: the events match_event takes one after another, up to the first it leaves.
+TEST(ChunkShape, MatchEventsTakesARunOfWholeEvents) {
+  ShapedDecoder s(Api::completions);
+  ASSERT_TRUE(s.decode(kHead + " first" + kTail));
+  const auto event = [](const std::string& text, const char* end = "\n\n") { return "data: " + kHead + text + kTail + end; };
+  const std::string run = event(" a") + event("") + event(" c", "\r\n\r\n") + event("\xc3\xa9");
+  const std::string rest = event("\"q\"") + event(" after");
+  std::vector<std::string> texts;
+  const std::string bytes = run + rest;
+  EXPECT_EQ(s.shape.match_events(bytes, [&](std::string_view t) { texts.emplace_back(t); }), run.size());
+  EXPECT_EQ(texts, (std::vector<std::string>{" a", "", " c", "\xc3\xa9"}));
+  EXPECT_EQ(s.shape.match_events(rest, [&](std::string_view) { FAIL(); }), 0u);
+  // An unfinished last event is left whole.
+  texts.clear();
+  EXPECT_EQ(s.shape.match_events(std::string_view(run).substr(0, run.size() - 1), [&](std::string_view t) { texts.emplace_back(t); }),
+            run.size() - event("\xc3\xa9").size());
+  EXPECT_EQ(texts.size(), 3u);
+}
+
 // Whatever match_event leaves (returns 0 for) goes to the SSE parser and the decoder as before:
 // an unfinished event, another line end, another field first, a text that is not plain, another
 // tail. It never takes one of these.
