@@ -85,7 +85,9 @@ bool SseParser::feed(std::string_view bytes, Fn&& on_event, Whole&& take_whole) 
         continue;
       }
     }
-    if (!next_line(line)) break;
+    // All taken (the usual end of a read, or of a chunk of a chunked body): next_line would only
+    // search the empty rest for line ends.
+    if (pos_ == src_.size() || !next_line(line)) break;
     if (take_line(line, ev)) {
       on_event(static_cast<const Event&>(ev));
       end_event();
