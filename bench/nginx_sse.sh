@@ -42,7 +42,9 @@ sys.stdout.write("".join(out))
 EOF
 port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 # One process (no master), so pinning it pins the worker. The static module refuses POST with 405;
-# error_page turns that into the file, sent to GET and POST alike.
+# error_page turns that into the file, sent to GET and POST alike. open_file_cache keeps the file
+# open (an open, fstat and close per request were most of nginx's cost: it was the limit for a
+# null client, wrk) and tcp_nopush sends the head and the file in one segment.
 cat > "$dir/nginx.conf" <<EOF
 daemon off;
 master_process off;
@@ -56,7 +58,9 @@ http {
   keepalive_requests 1000000000;
   keepalive_timeout 300s;
   sendfile on;
+  tcp_nopush on;
   tcp_nodelay on;
+  open_file_cache max=16;
   client_body_buffer_size 64k;
   server {
     listen 127.0.0.1:$port backlog=4096;
@@ -140,6 +144,15 @@ EOF
   exit 0
 fi
 measure servebench "${servebench[@]}" --stage-seconds "$seconds"
+# The same run's figures over its stage alone (the line above counts start-up and the end-of-run
+# statistics in its wall and CPU time): the sweep's client_use, workers and dispatcher.
+python3 - "$dir/s.json" <<'EOF'
+import json, sys
+stage = json.load(open(sys.argv[1]))['stages'][0]
+use, events = stage['servebench']['client_use'], stage['total_output_tokens']
+print(f'  its stage  {events:>10} events  {use["events_per_s"] / 1e6:6.3f} M events/s  cpu {use["cpu_s"]:7.3f} s  '
+      f'{1e6 * use["cpu_s"] / max(events, 1):6.3f} us/event  (client_use)')
+EOF
 if [ ${#other[@]} -gt 0 ]; then
   cmd=("${other[@]//\{port\}/$port}")
   measure "${cmd[0]##*/}" "${cmd[@]}"

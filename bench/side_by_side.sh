@@ -4,22 +4,25 @@
 # accuracy claims themselves. For each client: token events the simulator sent during its run (its
 # --token-log), the client's CPU time (user + sys), CPU µs per event; for servebench also its error
 # against the send times (bench/truth/compare.py).
-#   bench/side_by_side.sh [-b BIN] [-s SECONDS] [-c STREAMS] [-i ITL_MS] [-t TOKENS] [-n [-g]] [-- OTHER COMMAND...]
+#   bench/side_by_side.sh [-b BIN] [-s SECONDS] [-c STREAMS] [-i ITL_MS] [-t TOKENS] [-n [-g] [-w]] [-- OTHER COMMAND...]
 # -n (issue 13 item 7): nginx instead of the simulator, serving one fixed vLLM completions SSE reply
 #   (-t token chunks, a usage chunk, [DONE]) to every POST, so the server is not the bottleneck and
 #   the figures are the client's ceiling on one core; see bench/nginx_sse.sh. Needs nginx
 #   (Debian: apt-get install nginx-light); nothing in the test suite does. -g with -n: servebench's
 #   instructions per event under callgrind instead (steady on a noisy machine; needs valgrind).
+#   -w with -n: wrk (Debian: apt-get install wrk) as well, a client that parses nothing but the
+#   HTTP framing, with -c connections on one thread (bench/wrk_post.lua makes it POST): the null
+#   client's figures on the same replies.
 # OTHER COMMAND runs as given with {port} replaced by the simulator's port, e.g.
 #   bench/side_by_side.sh -- python3 benchmark_serving.py --backend vllm --port {port} --model sim-model \
 #       --dataset-name random --random-output-len 64 --num-prompts 2000 --max-concurrency 100
 # Give the other client a load like servebench's (-c streams, -t tokens per request) for a fair ratio.
 set -euo pipefail
 bin=build/default/servebench seconds=10 streams=100 itl=5 tokens=64
-nginx_mode=0 callgrind=()
-while getopts "b:s:c:i:t:ng" o; do
+nginx_mode=0 callgrind=() wrk=0
+while getopts "b:s:c:i:t:ngw" o; do
   case "$o" in b) bin=$OPTARG ;; s) seconds=$OPTARG ;; c) streams=$OPTARG ;; i) itl=$OPTARG ;; t) tokens=$OPTARG ;;
-    n) nginx_mode=1 ;; g) callgrind=(--callgrind) ;; *) exit 2 ;; esac
+    n) nginx_mode=1 ;; g) callgrind=(--callgrind) ;; w) wrk=1 ;; *) exit 2 ;; esac
 done
 shift $((OPTIND - 1))
 [ "${1:-}" = "--" ] && shift
@@ -27,6 +30,11 @@ other=("$@")
 bin="$(realpath "$bin")"
 here="$(cd "$(dirname "$0")" && pwd)"
 if [ "$nginx_mode" = 1 ]; then
+  if [ "$wrk" = 1 ] && [ ${#callgrind[@]} -eq 0 ]; then
+    command -v wrk >/dev/null || { echo "side_by_side.sh: wrk not found (Debian: apt-get install wrk)" >&2; exit 2; }
+    [ ${#other[@]} -gt 0 ] && { echo "side_by_side.sh: -w takes the place of OTHER COMMAND" >&2; exit 2; }
+    other=(wrk -t1 "-c$streams" "-d${seconds}s" -s "$here/wrk_post.lua" "http://127.0.0.1:{port}/v1/completions")
+  fi
   exec "$here/nginx_sse.sh" "${callgrind[@]}" "$bin" "$seconds" "$streams" "$tokens" "${other[@]}"
 fi
 dir=$(mktemp -d)

@@ -75,7 +75,7 @@ boost::asio::awaitable<Attempt> http_exchange(PooledConn& c, const Job& job, Dea
   RequestRecord& rec = *job.record;
   ByteStream& s = *c.stream;
   error_code ec;
-  c.acked_before_write = s.bytes_acked();
+  c.acked_before_write = s.acked_mark();
   s.expires_at(operation_deadline(ctx.opt, deadline));
   co_await s.write(boost::asio::buffer(c.head), boost::asio::buffer(*job.body), ec);
   const bool wrote = !ec;

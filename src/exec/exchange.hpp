@@ -32,7 +32,7 @@ struct PooledConn {
   bool connected = false;
   bool used = false;        // served a request before: the server may have closed it meanwhile
   bool cancelled = false;   // closed by Worker::cancel_all()
-  std::uint64_t acked_before_write = 0;  // stream->bytes_acked() when the current request was written
+  std::uint64_t acked_before_write = 0;  // stream->acked_mark() before the current request was written
 };
 
 // What one attempt on one connection left behind.

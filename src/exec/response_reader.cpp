@@ -1,80 +1,98 @@
 // One of the few translation units that include Beast (its HTTP parser).
 #include "exec/response_reader.hpp"
 
+#include <boost/beast/http/basic_parser.hpp>
 #include <boost/beast/http/error.hpp>
-#include <boost/beast/http/parser.hpp>
-#include <array>
 #include <cstddef>
 #include <limits>
-#include <memory_resource>
 #include <optional>
-#include <tuple>
+#include <string>
 
 namespace sb {
 namespace {
 
 namespace http = boost::beast::http;
 using boost::system::error_code;
-// The parser keeps each header field in its own allocation: with the default allocator that was a
-// malloc and a free per field per response (~2,000 instructions per response, glibc's malloc the
-// worker's largest user-space cost after the JSON parse). A per-connection arena, released when the
-// next response starts, holds them instead.
-using FieldAlloc = std::pmr::polymorphic_allocator<char>;
+using boost::beast::string_view;
 
-// A Beast body that hands each run of body bytes to the sink where the parser found it (de-chunked,
-// a view into the read buffer). Beast's buffer_body copied every body byte into a scratch buffer
-// first, and the sink read them from there: 13 KB per 64-token response.
-struct SinkBody {
-  struct value_type {
-    ResponseSink* sink = nullptr;
-    Nanos t_ns = 0;        // when the read holding these bytes returned
-    bool refused = false;  // the sink found the body malformed: parsing stopped there
-  };
-  class reader {
-   public:
-    template <bool isRequest, class Fields>
-    reader(http::header<isRequest, Fields>&, value_type& body) : body_(body) {}
-    void init(const boost::optional<std::uint64_t>&, error_code& ec) { ec = {}; }
-    std::size_t put(boost::asio::const_buffer bytes, error_code& ec) {
-      ec = {};
-      if (!body_.sink->on_body(std::string_view(static_cast<const char*>(bytes.data()), bytes.size()), body_.t_ns)) {
-        body_.refused = true;
-        ec = http::error::body_limit;  // any error stops the parser; feed() reports the sink's own
-        return 0;
-      }
-      return bytes.size();
-    }
-    void finish(error_code& ec) { ec = {}; }
+// What a response head said that the sink is told. Kept by the reader across its parsers, so a
+// content type longer than a short string's inline room is not allocated again per response.
+struct Head {
+  int status = 0;
+  std::string reason;
+  std::string content_type;  // the first Content-Type field of the header, trailers never
+  bool has_content_type = false;
 
-   private:
-    value_type& body_;
-  };
+  void clear() {
+    status = 0;
+    reason.clear();
+    content_type.clear();
+    has_content_type = false;
+  }
+  // 1xx but 101: an interim response (RFC 9110 15.2), skipped; 101 is final.
+  bool interim() const { return status >= 100 && status < 200 && status != 101; }
 };
 
-using Parser = http::response_parser<SinkBody, FieldAlloc>;
+// Beast's HTTP/1.1 framing (status line, fields, chunked, Content-Length or close-delimited body,
+// keep-alive) with what it finds handed straight on: the head's three values to the sink once the
+// header is complete, each run of body bytes where it lies (de-chunked, a view into the read
+// buffer). Beast's own http::parser kept every header field in a container of its own (an
+// allocation and a tree insert per field per response) for the one field the sink reads.
+class SinkParser final : public http::basic_parser<false> {
+ public:
+  explicit SinkParser(Head& head) : head_(head) {}
+  ResponseSink* sink = nullptr;
+  Nanos t_ns = 0;        // when the read holding the bytes being parsed returned
+  bool refused = false;  // the sink found the body malformed: parsing stopped there
+
+ private:
+  void on_request_impl(http::verb, string_view, string_view, int, error_code&) override {}
+  void on_response_impl(int code, string_view reason, int, error_code&) override {
+    head_.status = code;
+    head_.reason.assign(reason.data(), reason.size());
+  }
+  void on_field_impl(http::field name, string_view, string_view value, error_code&) override {
+    // Trailer fields come after the header is done: a trailer Content-Type changes nothing.
+    if (name != http::field::content_type || head_.has_content_type || is_header_done()) return;
+    head_.content_type.assign(value.data(), value.size());
+    head_.has_content_type = true;
+  }
+  void on_header_impl(error_code&) override {
+    if (!head_.interim()) sink->on_headers(head_.status, head_.reason, head_.content_type);
+  }
+  void on_body_init_impl(const boost::optional<std::uint64_t>&, error_code&) override {}
+  std::size_t on_body_impl(string_view body, error_code& ec) override { return deliver(body, ec); }
+  void on_chunk_header_impl(std::uint64_t, string_view, error_code&) override {}
+  std::size_t on_chunk_body_impl(std::uint64_t, string_view body, error_code& ec) override {
+    return deliver(body, ec);
+  }
+  void on_finish_impl(error_code&) override {}
+
+  std::size_t deliver(string_view body, error_code& ec) {
+    if (!sink->on_body(std::string_view(body.data(), body.size()), t_ns)) {
+      refused = true;
+      ec = http::error::body_limit;  // any error stops the parser; feed() reports the sink's own
+      return 0;
+    }
+    return body.size();
+  }
+
+  Head& head_;
+};
 
 constexpr std::uint32_t kHeaderLimitBytes = 64 * 1024;
-constexpr std::size_t kFieldArenaBytes = 4 * 1024;  // a usual response head; longer ones use the heap too
 
-struct FieldArena {
-  std::array<std::byte, kFieldArenaBytes> bytes;
-  std::pmr::monotonic_buffer_resource resource{bytes.data(), bytes.size(), std::pmr::new_delete_resource()};
-};
-
-void reset_parser(std::optional<Parser>& p, FieldArena& arena) {
-  p.reset();  // its fields go back to the arena (a no-op) before the arena starts over
-  arena.resource.release();
-  p.emplace(std::piecewise_construct, std::make_tuple(), std::make_tuple(FieldAlloc(&arena.resource)));
+void reset_parser(std::optional<SinkParser>& p, Head& head) {
+  p.reset();
+  head.clear();
+  p.emplace(head);
   p->body_limit(std::numeric_limits<std::uint64_t>::max());
   // Beast enforces its header limit only once a header arrived in pieces, not in one read; well
   // above any real response head, so where reads split never decides (http_response_fuzz).
   p->header_limit(kHeaderLimitBytes);
-  // Not eager until the header is done: the first put stops there, so the header's fields are read
-  // before the body is parsed. Eager from the start, one read holding a whole chunked response let
-  // Beast merge its trailer fields (a trailer "Content-Type: text/event-stream") into the header
-  // before we read it, and whether the response was a stream depended on how reads split it
-  // (http_response_fuzz's long run).
-  p->eager(false);
+  // The whole response as far as the bytes go. The sink hears of the head from on_header_impl,
+  // before any body byte, with the header's own fields only (trailers cannot change them).
+  p->eager(true);
 }
 
 void skip_leading_newlines(ReadBuffer& buf) {
@@ -87,8 +105,8 @@ void skip_leading_newlines(ReadBuffer& buf) {
 }  // namespace
 
 struct ResponseReader::Impl {
-  FieldArena arena;  // before the parser: outlives its fields
-  std::optional<Parser> parser;
+  Head head;  // before the parser: outlives it
+  std::optional<SinkParser> parser;
   // No status line yet: empty lines are skipped, however the reads split them (before the first
   // response, and after an interim one).
   bool awaiting_status = true;
@@ -103,29 +121,21 @@ struct ResponseReader::Impl {
         if (buf.size() == 0) break;
         awaiting_status = false;
       }
-      Parser& p = *parser;
-      const bool had_header = p.is_header_done();
-      p.get().body() = SinkBody::value_type{&sink, t_ns, false};
+      SinkParser& p = *parser;
+      p.sink = &sink;
+      p.t_ns = t_ns;
       const std::size_t used = p.put(buf.data(), ec);
       buf.consume(used);
-      if (p.get().body().refused) {
+      if (p.refused) {
         ec = {};
         return false;
       }
-      if (!had_header && p.is_header_done()) {
-        const auto& h = p.get();
-        const unsigned status = h.result_int();
-        if (status >= 100 && status < 200 && status != 101) {
-          reset_parser(parser, arena);
-          awaiting_status = true;
-          if (ec == http::error::need_more || ec == http::error::need_buffer) ec = {};
-          if (ec) return false;
-          continue;
-        }
-        p.eager(true);  // the header is read: parse the body as far as the bytes go
-        const auto ct = h[http::field::content_type];
-        sink.on_headers(static_cast<int>(status), std::string_view(h.reason().data(), h.reason().size()),
-                        std::string_view(ct.data(), ct.size()));
+      if (p.is_header_done() && head.interim()) {
+        reset_parser(parser, head);
+        awaiting_status = true;
+        if (ec == http::error::need_more || ec == http::error::need_buffer) ec = {};
+        if (ec) return false;
+        continue;
       }
       if (ec == http::error::need_more) { ec = {}; break; }
       if (ec) return false;
@@ -135,11 +145,11 @@ struct ResponseReader::Impl {
   }
 };
 
-ResponseReader::ResponseReader() : impl_(std::make_unique<Impl>()) { reset_parser(impl_->parser, impl_->arena); }
+ResponseReader::ResponseReader() : impl_(std::make_unique<Impl>()) { reset_parser(impl_->parser, impl_->head); }
 ResponseReader::~ResponseReader() = default;
 
 void ResponseReader::start() {
-  reset_parser(impl_->parser, impl_->arena);
+  reset_parser(impl_->parser, impl_->head);
   impl_->awaiting_status = true;
 }
 
@@ -158,7 +168,7 @@ ResponseReader::Step ResponseReader::on_read(ReadBuffer& buf, ResponseSink& sink
 }
 
 bool ResponseReader::end_at_eof() {
-  Parser& p = *impl_->parser;
+  SinkParser& p = *impl_->parser;
   if (!p.is_header_done()) return false;
   error_code ec;
   p.put_eof(ec);  // a body delimited by connection close ends here

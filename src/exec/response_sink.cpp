@@ -61,6 +61,13 @@ void ResponseSink::on_headers(int status, std::string_view reason, std::string_v
   sse_ = status / 100 == 2 && is_event_stream(content_type);
 }
 
+// A token event with a text and nothing else (most events of a stream); inline in on_body.
+inline void ResponseSink::on_plain_token(std::string_view text, Nanos t_ns) {
+  rec_->token_ns.push_back(t_ns);  // capacity reserved per request: no allocation per token
+  if (keep_text_) rec_->generated_text.append(text);
+  rec_->saw_text = rec_->saw_text || !text.empty();
+}
+
 bool ResponseSink::on_body(std::string_view bytes, Nanos t_ns) {
   if (failed_) return false;
   if (rec_->http_status / 100 != 2) {
@@ -75,15 +82,19 @@ bool ResponseSink::on_body(std::string_view bytes, Nanos t_ns) {
     body_.append(bytes);
     return true;
   }
-  const bool fits = sse_parser_.feed(bytes, [&](const SseParser::Event& ev) { on_event(ev.data, t_ns); });
+  // Most events: the connection's plain token chunk again but for its text, matched where it lies
+  // in `bytes` without the SSE parser's line search (protocol/chunk_shape.hpp).
+  const auto take_shaped = [&](std::string_view rest) -> std::size_t {
+    if (failed_) return 0;
+    return chunk_shape_.match_events(rest, [&](std::string_view text) { on_plain_token(text, t_ns); });
+  };
+  const bool fits = sse_parser_.feed(bytes, [&](const SseParser::Event& ev) { on_event(ev.data, t_ns); }, take_shaped);
   if (!fits && !failed_) fail(Outcome::malformed, "SSE event larger than 64 MiB without a separator");
   return !failed_;
 }
 
 void ResponseSink::on_token(std::string_view text, bool finished, std::string_view finish_reason, Nanos t_ns) {
-  rec_->token_ns.push_back(t_ns);  // capacity reserved per request: no allocation per token
-  if (keep_text_) rec_->generated_text.append(text);
-  rec_->saw_text = rec_->saw_text || !text.empty();
+  on_plain_token(text, t_ns);
   if (finished) {
     saw_finish_ = true;
     rec_->finish_reason = finish_reason_from(finish_reason);
@@ -95,7 +106,7 @@ void ResponseSink::on_event(std::string_view data, Nanos t_ns) {
   // Most events of a stream: the connection's plain token chunk again but for its text
   // (protocol/chunk_shape.hpp), all decode_chunk would report, counted without a ChunkInfo.
   if (std::string_view text; StreamDecoder::match_shape(data, chunk_shape_, text)) {
-    on_token(text, false, {}, t_ns);
+    on_plain_token(text, t_ns);
     return;
   }
   ChunkInfo info;

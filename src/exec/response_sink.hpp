@@ -33,6 +33,7 @@ class ResponseSink {
 
  private:
   void on_event(std::string_view data, Nanos t_ns);
+  void on_plain_token(std::string_view text, Nanos t_ns);
   void on_token(std::string_view text, bool finished, std::string_view finish_reason, Nanos t_ns);
   void fail(Outcome outcome, std::string error);
   void finish_counts();

@@ -33,6 +33,34 @@ double pairwise_sum_raw(const double* a, std::size_t n) noexcept {
   return pairwise_sum_raw(a, n2) + pairwise_sum_raw(a + n2, n - n2);
 }
 
+// Puts the element of each rank in [rb, re) (ascending, relative to `first`'s rank `offset`) where
+// a full sort would, with everything smaller before it and everything larger after it: nth_element
+// on the middle rank, then each side for its ranks. O(n log k) for k ranks where std::sort is
+// O(n log n): the pooled ITL sample holds one value per token event of the stage.
+void select_ranks(double* first, double* last, const std::size_t* rb, const std::size_t* re, std::size_t offset) {
+  if (rb == re || first == last) return;
+  const std::size_t* mid = rb + (re - rb) / 2;
+  double* nth = first + (*mid - offset);
+  std::nth_element(first, nth, last);
+  select_ranks(first, nth, rb, mid, offset);
+  select_ranks(nth + 1, last, mid + 1, re, *mid + 1);
+}
+
+// The ranks np_percentile_sorted and np_median_sorted read for these percentiles, ascending.
+std::vector<std::size_t> ranks_read(std::size_t n, std::span<const double> percentiles) {
+  std::vector<std::size_t> r = {0, n - 1, (n - 1) / 2, n / 2};
+  for (const double p : percentiles) {
+    const double h = static_cast<double>(n - 1) * (p / 100.0);  // as np_percentile_sorted computes it
+    if (h <= 0 || h >= static_cast<double>(n - 1)) continue;
+    const auto lo = static_cast<std::size_t>(std::floor(h));
+    r.push_back(lo);
+    r.push_back(lo + 1);
+  }
+  std::sort(r.begin(), r.end());
+  r.erase(std::unique(r.begin(), r.end()), r.end());
+  return r;
+}
+
 }  // namespace
 
 double pairwise_sum(std::span<const double> xs) noexcept {
@@ -97,7 +125,11 @@ MetricStats metric_stats_ms(std::vector<double>& seconds, std::span<const double
   s.count = seconds.size();
   s.mean_ms = np_mean(seconds) * 1000;
   s.std_ms = np_std(seconds) * 1000;
-  std::sort(seconds.begin(), seconds.end());
+  if (!seconds.empty()) {
+    // Only the order statistics the median and the percentiles read are put in place.
+    const std::vector<std::size_t> ranks = ranks_read(seconds.size(), percentiles);
+    select_ranks(seconds.data(), seconds.data() + seconds.size(), ranks.data(), ranks.data() + ranks.size(), 0);
+  }
   s.median_ms = np_median_sorted(seconds) * 1000;
   s.percentiles_ms.reserve(percentiles.size());
   for (double p : percentiles) s.percentiles_ms.emplace_back(p, np_percentile_sorted(seconds, p) * 1000);

@@ -23,7 +23,8 @@ double np_percentile_sorted(std::span<const double> sorted, double p) noexcept;
 double np_median_sorted(std::span<const double> sorted) noexcept;
 
 // Statistics of samples given in seconds, reported in ms as vLLM does (statistic first, then
-// x 1000). `percentiles` must be ascending. Sorts `seconds` in place.
+// x 1000). `percentiles` must be ascending. Reorders `seconds`: the values the median and the
+// percentiles read are where a sort puts them, the rest is not sorted.
 MetricStats metric_stats_ms(std::vector<double>& seconds, std::span<const double> percentiles);
 
 // Mean, p50 and p99 of token lengths. Sorts `values` in place.

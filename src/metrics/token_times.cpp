@@ -17,8 +17,14 @@ void TokenTimes::assign(std::size_t n, Nanos t) { encode(std::vector<Nanos>(n, t
 std::vector<Nanos> TokenTimes::to_vector() const { return {begin(), end()}; }
 
 void TokenTimes::push_back_slow(Nanos t) {
-  // The first time, one before the first (never from a clock, but a record may be built by hand),
-  // or a span past what the shift holds: re-encode everything with a base and shift that fit.
+  if (off_.empty()) {  // the first time is the base: what encode({t}) makes, without a vector
+    base_ = t;
+    shift_ = 0;
+    off_.push_back(0);
+    return;
+  }
+  // One before the first (never from a clock, but a record may be built by hand), or a span past
+  // what the shift holds: re-encode everything with a base and shift that fit.
   std::vector<Nanos> all = to_vector();
   all.push_back(t);
   const std::size_t keep = off_.capacity();

@@ -87,6 +87,9 @@ struct Connection::Impl {
   std::optional<beast::tcp_stream> plain;  // exactly one of plain and tls is set, for good
   std::optional<TlsStream> tls;
   bool connected = false;
+  // Plain TCP: bytes_acked() once connected (Linux counts the SYN) plus every byte handed to write()
+  // since. A write that fails ends the connection, so the count is exact while it is in use.
+  std::uint64_t acked_when_all_sent = 0;
 };
 
 Connection::Connection(Dialer& dialer) : impl_(std::make_unique<Impl>(*dialer.impl_)) {}
@@ -131,6 +134,7 @@ asio::awaitable<void> Connection::connect(Deadline deadline, ConnectError& error
     }
   }
   m.connected = true;
+  if (!m.tls) m.acked_when_all_sent = bytes_acked();
 }
 
 // Not coroutines: they return the stream's own awaitable, so a read costs what it did before this
@@ -138,6 +142,7 @@ asio::awaitable<void> Connection::connect(Deadline deadline, ConnectError& error
 asio::awaitable<std::size_t> Connection::write(asio::const_buffer head, asio::const_buffer body, error_code& ec) {
   const std::array<asio::const_buffer, 2> out{head, body};
   if (impl_->tls) return asio::async_write(*impl_->tls, out, asio::redirect_error(asio::use_awaitable, ec));
+  impl_->acked_when_all_sent += head.size() + body.size();
   return asio::async_write(*impl_->plain, out, asio::redirect_error(asio::use_awaitable, ec));
 }
 
@@ -174,6 +179,8 @@ bool Connection::usable() const {
   }
   return false;
 }
+
+std::uint64_t Connection::acked_mark() const { return impl_->tls ? bytes_acked() : impl_->acked_when_all_sent; }
 
 std::uint64_t Connection::bytes_acked() const {
   auto& socket = const_cast<beast::tcp_stream&>(impl_->lowest()).socket();

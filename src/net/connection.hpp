@@ -73,6 +73,11 @@ class ByteStream {
   // unknown. A request whose bytes were never acknowledged cannot have reached the server: the
   // peer's socket was closed when they arrived (it answered with a reset), so resending is safe.
   virtual std::uint64_t bytes_acked() const { return 0; }
+  // What bytes_acked() reads once every byte written so far is acknowledged: taken before a write,
+  // bytes_acked() above it later means the peer acknowledged bytes of that write. Plain TCP counts
+  // it here, without a system call per request; TLS (records, not the bytes written) and streams
+  // that know no better read bytes_acked() now.
+  virtual std::uint64_t acked_mark() const { return bytes_acked(); }
 };
 
 // The error a passed deadline gives, and the errors that mean "the peer closed the connection"
@@ -122,6 +127,7 @@ class Connection final : public ByteStream {
   void close() override;
   bool usable() const override;
   std::uint64_t bytes_acked() const override;
+  std::uint64_t acked_mark() const override;
   bool tls() const noexcept;
 
  private:

@@ -2,21 +2,11 @@
 
 #include <simdjson.h>
 
-#include <array>
-
 namespace sb {
 
 namespace {
 
-// Per byte of a JSON string body: 0 where it does not stand for itself ('"' ends the string, '\\'
-// starts an escape, bytes below 0x20 are not allowed unescaped), 1 for other ASCII, 2 above 0x7F.
-constexpr std::array<std::uint8_t, 256> kTextByteClass = [] {
-  std::array<std::uint8_t, 256> c{};
-  for (int b = 0x20; b < 0x80; ++b) c[static_cast<std::size_t>(b)] = 1;
-  for (int b = 0x80; b < 0x100; ++b) c[static_cast<std::size_t>(b)] = 2;
-  c['"'] = c['\\'] = 0;
-  return c;
-}();
+using chunk_shape_detail::kTextByteClass;
 
 // A JSON string body that unescapes to itself. ASCII text (most tokens) needs no UTF-8 check: the
 // library call costs more than the loop here. One table load per byte where three comparisons were.
@@ -30,7 +20,15 @@ bool is_plain_json_text(std::string_view text) {
   return (seen & 2) == 0 || simdjson::validate_utf8(text.data(), text.size());
 }
 
+// Learnt once per request (a server's chunk id changes per request): two memchr, not
+// find_first_of's per-byte search of the set.
+bool has_line_end(std::string_view s) {
+  return std::memchr(s.data(), '\n', s.size()) != nullptr || std::memchr(s.data(), '\r', s.size()) != nullptr;
+}
+
 }  // namespace
+
+bool chunk_shape_detail::valid_utf8(const char* text, std::size_t size) { return simdjson::validate_utf8(text, size); }
 
 bool ChunkShape::match(std::string_view payload, std::string_view& text) {
   if (!known_ || payload.size() < prefix_.size() + suffix_.size()) return false;
@@ -43,11 +41,23 @@ bool ChunkShape::match(std::string_view payload, std::string_view& text) {
   return true;
 }
 
+std::size_t ChunkShape::match_event(std::string_view bytes, std::string_view& text) {
+  std::size_t text_at = 0, text_size = 0;
+  const std::size_t n = framable_ ? chunk_shape_detail::match_one(bytes.data(), bytes.size(), prefix_, suffix_,
+                                                                   text_at, text_size)
+                                  : 0;
+  if (n == 0) return 0;
+  text = bytes.substr(text_at, text_size);
+  ++matched_;
+  return n;
+}
+
 void ChunkShape::learn(std::string_view payload, std::size_t text_at, std::size_t text_size) {
   if (payload.size() > kMaxBytes) return;
   prefix_.assign(payload.data(), text_at);
   suffix_.assign(payload.data() + text_at + text_size, payload.size() - text_at - text_size);
   known_ = true;
+  framable_ = !has_line_end(prefix_) && !has_line_end(suffix_);
 }
 
 }  // namespace sb

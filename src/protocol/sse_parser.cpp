@@ -16,7 +16,6 @@ void SseParser::reset() {
 // Taken as next_line and take_line would take its two lines, with one search per line end kind
 // instead of their per-line work (together half the parser's instructions per event).
 bool SseParser::next_plain_event(Event& ev) {
-  if (has_data_ || pending_cr_ || scan_ > pos_ || !event_.empty()) return false;
   constexpr std::string_view kData = "data:";
   const std::size_t n = src_.size();
   if (n - pos_ < kData.size() + 2 || src_.compare(pos_, kData.size(), kData) != 0) return false;

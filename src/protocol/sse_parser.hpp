@@ -18,7 +18,16 @@ class SseParser {
 
   // Fn: void(const Event&). Returns false if the buffered partial event exceeded max_event_bytes.
   template <class Fn>
-  bool feed(std::string_view bytes, Fn&& on_event);
+  bool feed(std::string_view bytes, Fn&& on_event) {
+    return feed(bytes, on_event, [](std::string_view) { return std::size_t{0}; });
+  }
+  // As above, and wherever a new event may start (nothing of one in progress) `take_whole` is
+  // offered the unread bytes first: std::size_t(std::string_view). It may take whole events from
+  // their start, doing with each what `on_event` would have done, and return their length (whole
+  // events only, each blank line included); 0 leaves the bytes to the parser. The client's
+  // ResponseSink takes its connection's usual chunks there (ChunkShape::match_events).
+  template <class Fn, class Whole>
+  bool feed(std::string_view bytes, Fn&& on_event, Whole&& take_whole);
 
   // The unterminated tail at end of stream, treated as a final event if it holds data (vLLM does this).
   template <class Fn>
@@ -45,8 +54,11 @@ class SseParser {
   bool data_in_view_ = false;
   bool has_data_ = false;
 
-  // The usual event whole: "data:" + payload + a blank line, all LF or all CRLF, at a line start
-  // with nothing in progress. Anything else (or an unfinished event) is left to next_line.
+  // At a line start with nothing of an event in progress (no data, no event: field, no CR whose
+  // LF may follow, the line not searched yet).
+  bool at_event_start() const noexcept { return !has_data_ && !pending_cr_ && scan_ <= pos_ && event_.empty(); }
+  // The usual event whole: "data:" + payload + a blank line, all LF or all CRLF, at an event start.
+  // Anything else (or an unfinished event) is left to next_line.
   bool next_plain_event(Event& ev);
   bool next_line(std::string_view& line);      // next complete line of src_, without its terminator
   bool take_line(std::string_view line, Event& ev);  // true when `line` completes an event
@@ -55,19 +67,27 @@ class SseParser {
   std::size_t pending_bytes() const noexcept { return buf_.size() - pos_ + data_.size(); }
 };
 
-template <class Fn>
-bool SseParser::feed(std::string_view bytes, Fn&& on_event) {
+template <class Fn, class Whole>
+bool SseParser::feed(std::string_view bytes, Fn&& on_event, Whole&& take_whole) {
   src_is_input_ = buf_.empty();
   if (!src_is_input_) buf_.append(bytes.data(), bytes.size());
   src_ = src_is_input_ ? bytes : std::string_view(buf_);
   std::string_view line;
   Event ev;
   for (;;) {
-    if (next_plain_event(ev)) {
-      on_event(static_cast<const Event&>(ev));
-      continue;
+    if (at_event_start()) {
+      if (const std::size_t n = take_whole(src_.substr(pos_)); n > 0) {
+        pos_ = scan_ = pos_ + n;
+        continue;
+      }
+      if (next_plain_event(ev)) {
+        on_event(static_cast<const Event&>(ev));
+        continue;
+      }
     }
-    if (!next_line(line)) break;
+    // All taken (the usual end of a read, or of a chunk of a chunked body): next_line would only
+    // search the empty rest for line ends.
+    if (pos_ == src_.size() || !next_line(line)) break;
     if (take_line(line, ev)) {
       on_event(static_cast<const Event&>(ev));
       end_event();

@@ -155,6 +155,16 @@ std::string py_float_repr(double value) {
 void py_json_append_string(std::string& out, std::string_view text) {
   out += '"';
   for (std::size_t i = 0; i < text.size();) {
+    // A run of printable ASCII but '"' and '\\' stands for itself: one append (request ids, most
+    // errors: the per-request line writes two strings).
+    std::size_t plain = i;
+    while (plain < text.size() && text[plain] >= 0x20 && text[plain] < 0x7F && text[plain] != '"' && text[plain] != '\\')
+      ++plain;
+    if (plain > i) {
+      out.append(text.data() + i, plain - i);
+      i = plain;
+      continue;
+    }
     const auto c = static_cast<unsigned char>(text[i]);
     if (c < 0x80) {
       append_escaped_cp(out, c);

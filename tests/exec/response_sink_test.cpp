@@ -2,6 +2,10 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <string>
+#include <vector>
+
 namespace sb {
 namespace {
 
@@ -61,6 +65,11 @@ std::string vllm_chunk(const std::string& text, const char* finish = "null") {
          R"(,"stop_reason":null}],"usage":null})" + "\n\n";
 }
 
+std::string replace_lf(std::string s) {
+  for (std::size_t at = s.find('\n'); at != std::string::npos; at = s.find('\n', at + 2)) s.replace(at, 1, "\r\n");
+  return s;
+}
+
 // Chunks that repeat the connection's shape are counted without a full decode (ChunkShape): the
 // texts, times and counts are still every chunk's, escaped and non-ASCII texts included, and a
 // chunk of that shape whose text is not valid JSON is still malformed.
@@ -89,6 +98,44 @@ TEST(ResponseSink, ChunksOfTheLearntShapeKeepTextsCountsAndMalformedChunks) {
   EXPECT_FALSE(bad.sink.on_body(vllm_chunk(" a") + vllm_chunk(" b") + vllm_chunk(" \x01") + vllm_chunk(" c"), 10));
   EXPECT_EQ(bad.rec.outcome, Outcome::malformed);
   EXPECT_EQ(bad.rec.token_ns.size(), 2u);
+}
+
+// Shaped chunks are taken where they lie in the read (ChunkShape::match_event) or, split across
+// reads, by the SSE parser: at every split each token event still gets the time of the read that
+// completed it, with its text, and a chunk of the learnt shape that is not JSON is still malformed.
+TEST(ResponseSink, ShapedChunksGetTheTimeOfTheReadThatCompletedThemAtEverySplit) {
+  const std::vector<std::string> events = {
+      vllm_chunk(" a"), vllm_chunk(" b"), vllm_chunk(" c"), replace_lf(vllm_chunk(" d")), vllm_chunk(R"(\"e\")"),
+      vllm_chunk(" f"), vllm_chunk(" g", "\"length\""),
+      "data: {\"id\":\"cmpl-1\",\"choices\":[],\"usage\":{\"prompt_tokens\":4,\"completion_tokens\":7}}\n\n",
+      "data: [DONE]\n\n"};
+  std::string body;
+  std::vector<std::size_t> ends;  // where each token event's blank line ends (a CRLF one at its CR)
+  for (const std::string& e : events) {
+    body += e;
+    ends.push_back(body.size() - (e.ends_with("\r\n\r\n") ? 1 : 0));
+  }
+  for (std::size_t cut = 0; cut <= body.size(); ++cut) {
+    Fixture f;
+    f.sink.on_headers(200, "OK", kSse);
+    ASSERT_TRUE(f.sink.on_body(std::string_view(body).substr(0, cut), 10));
+    ASSERT_TRUE(f.sink.on_body(std::string_view(body).substr(cut), 20));
+    f.sink.on_complete(30);
+    ASSERT_EQ(f.rec.outcome, Outcome::ok) << "cut " << cut << ": " << f.rec.error;
+    ASSERT_EQ(f.rec.token_ns.size(), 7u) << "cut " << cut;
+    for (std::size_t i = 0; i < 7; ++i) ASSERT_EQ(f.rec.token_ns[i], ends[i] <= cut ? 10 : 20) << "cut " << cut << " token " << i;
+    EXPECT_EQ(f.rec.generated_text, " a b c d\"e\" f g");
+    EXPECT_EQ(f.rec.output_tokens, 7);
+
+    Fixture bad;  // the same with a raw control byte in the fourth text: malformed, three tokens counted
+    bad.sink.on_headers(200, "OK", kSse);
+    const std::string broken = vllm_chunk(" a") + vllm_chunk(" b") + vllm_chunk(" c") + vllm_chunk(" \x01") + vllm_chunk(" e");
+    const std::size_t at = std::min(cut, broken.size());
+    const bool first = bad.sink.on_body(std::string_view(broken).substr(0, at), 10);
+    if (first) bad.sink.on_body(std::string_view(broken).substr(at), 20);
+    ASSERT_EQ(bad.rec.outcome, Outcome::malformed) << "cut " << cut;
+    ASSERT_EQ(bad.rec.token_ns.size(), 3u) << "cut " << cut;
+  }
 }
 
 TEST(ResponseSink, UsageInTheLastChoicesChunkIsRecognised) {

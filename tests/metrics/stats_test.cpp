@@ -55,6 +55,34 @@ TEST(Stats, MatchesNumpyBitForBit) {
   }
 }
 
+// metric_stats_ms puts only the order statistics it reads in place: the same numbers, bit for bit,
+// as from a full sort, on samples with many equal values (ITLs of events from one read) and without.
+TEST(Stats, MetricStatsFromSelectedRanksEqualsFromASort) {
+  const std::vector<double> ps = {0.0, 1.0, 25.0, 33.3, 50.0, 90.0, 95.0, 99.0, 99.9, 100.0};
+  for (const int n : {1, 2, 3, 4, 5, 7, 8, 9, 16, 100, 101, 1000, 20000}) {
+    for (const int distinct : {1, 3, 1 << 30}) {
+      std::vector<double> xs = make_sample(n);
+      for (int i = 0; i < n; ++i) xs[i] = (i * 7919 % 1009) % distinct == 0 ? 0.0 : xs[i];
+      std::vector<double> sorted = xs;
+      std::sort(sorted.begin(), sorted.end());
+      std::vector<double> work = xs;
+      const MetricStats got = metric_stats_ms(work, ps);
+      SCOPED_TRACE(testing::Message() << "n " << n << ", distinct " << distinct);
+      EXPECT_EQ(got.count, static_cast<std::size_t>(n));
+      EXPECT_EQ(got.mean_ms, np_mean(xs) * 1000);
+      EXPECT_EQ(got.std_ms, np_std(xs) * 1000);
+      EXPECT_EQ(got.median_ms, np_median_sorted(sorted) * 1000);
+      ASSERT_EQ(got.percentiles_ms.size(), ps.size());
+      for (std::size_t i = 0; i < ps.size(); ++i) {
+        EXPECT_EQ(got.percentiles_ms[i].first, ps[i]);
+        EXPECT_EQ(got.percentiles_ms[i].second, np_percentile_sorted(sorted, ps[i]) * 1000) << ps[i];
+      }
+      std::sort(work.begin(), work.end());
+      EXPECT_EQ(work, sorted);  // reordered, nothing lost or changed
+    }
+  }
+}
+
 TEST(Stats, PairwiseSumIsNotSequential) {
   // The reference shows numpy differs from a left-to-right loop for these sizes; guards against a
   // "simplified" sum that would drift from vLLM's numbers in the last digits.

@@ -148,6 +148,14 @@ TEST(Connection, BytesAckedCountsWhatTheServerReceived) {
   ASSERT_FALSE(call.error.failed());
   EXPECT_GE(conn->bytes_acked(), req.size());      // Linux counts the SYN too
   EXPECT_LE(conn->bytes_acked(), req.size() + 1);
+  // The mark a request's write is compared with, counted without asking the kernel: what
+  // bytes_acked() reads once the server has received everything written.
+  EXPECT_EQ(conn->acked_mark(), conn->bytes_acked());
+  ConnCall again;
+  run_coro(ioc, conn_again(*conn, again, req));
+  ASSERT_FALSE(again.read_error) << again.read_error.message();
+  EXPECT_EQ(conn->acked_mark(), conn->bytes_acked());
+  EXPECT_LE(conn->bytes_acked(), 2 * req.size() + 1);
 }
 
 TEST(Connection, RefusedIsAConnectStepFailure) {

@@ -164,6 +164,49 @@ TEST(SseParser, AnUnfinishedEventOutlivesTheInputItCameIn) {
   EXPECT_EQ(out, expected);
 }
 
+// feed() with a hook that takes whole events: it is offered bytes only where an event may start,
+// so what it takes and what the parser dispatches together are the events of the parser alone,
+// however the bytes are split. This hook takes each "data: t\n\n" in a row (as the client takes
+// its usual chunks); the stream has that line where it is not a whole event of its own: the second
+// data line of an event, after an event field, after a comment ended by a CR whose LF comes in
+// the next read.
+TEST(SseParser, WholeEventsTakenByTheHookGiveTheSameEventsAtEverySplit) {
+  const std::string text =
+      "data: t\n\ndata: a\ndata: t\n\ndata: t\n\nevent: e\ndata: t\n\n: c\r\ndata: t\n\ndata: t\r\n\r\n"
+      ": c\rdata: t\n\ndata:t\n\ndata: t\ndata: t\n\ndata: t\n\ndata: t\n\ndata: t\n\n";
+  const Events expected = parse_whole(text);
+  ASSERT_EQ(expected.size(), 12u);
+  const std::string_view whole = "data: t\n\n";
+  std::size_t taken = 0;
+  const auto parse_with_hook = [&](const std::vector<std::size_t>& cuts) {
+    SseParser p;
+    Events out;
+    auto sink = [&](const SseParser::Event& e) { out.emplace_back(e.event, e.data); };
+    auto hook = [&](std::string_view rest) -> std::size_t {
+      std::size_t n = 0;
+      for (; rest.substr(n).starts_with(whole); n += whole.size()) {
+        out.emplace_back("", "t");
+        ++taken;
+      }
+      return n;
+    };
+    std::size_t at = 0;
+    for (std::size_t cut : cuts) {
+      EXPECT_TRUE(p.feed(std::string_view(text).substr(at, cut - at), sink, hook));
+      at = cut;
+    }
+    EXPECT_TRUE(p.feed(std::string_view(text).substr(at), sink, hook));
+    p.finish(sink);
+    return out;
+  };
+  ASSERT_EQ(parse_with_hook({}), expected);
+  EXPECT_EQ(taken, 7u);  // the whole ones at event starts, and no other
+  for (std::size_t cut = 0; cut <= text.size(); ++cut) ASSERT_EQ(parse_with_hook({cut}), expected) << "split at " << cut;
+  std::vector<std::size_t> every;
+  for (std::size_t i = 1; i < text.size(); ++i) every.push_back(i);
+  ASSERT_EQ(parse_with_hook(every), expected) << "byte by byte";
+}
+
 TEST(SseParser, ResetDropsPartialState) {
   SseParser p;
   Events out;
