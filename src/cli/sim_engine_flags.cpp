@@ -72,6 +72,10 @@ void add_engine_flags(CLI::App& app, EngineFlags& f) {
       "--enable-chunked-prefill,!--no-enable-chunked-prefill",
       [&f](std::int64_t count) { f.enable_chunked_prefill = count > 0; },
       "Split long prompts across steps (default on)");
+  app.add_flag_function(
+      "--enable-prefix-caching,!--no-enable-prefix-caching",
+      [&f](std::int64_t count) { f.enable_prefix_caching = count > 0; },
+      "vLLM V1's prefix caching: a preempted sequence reuses its blocks not yet evicted (default on)");
   // vLLM 0.6 (V0) scheduling, which published figures of that engine need (docs/simulator.md §2).
   app.add_flag_function(
       "--prefill-only-steps", [&f](std::int64_t count) { f.prefill_only_steps = count > 0; },
@@ -163,6 +167,7 @@ std::vector<Field> toml_fields(sim::EngineConfig& c) {
       {"engine", "max_num_batched_tokens", number_into(s.max_num_batched_tokens)},
       {"engine", "enable_chunked_prefill", bool_into(s.chunked_prefill)},
       {"engine", "prefill_only_steps", bool_into(s.prefill_only_steps)},
+      {"engine", "enable_prefix_caching", bool_into(s.prefix_caching)},
       {"engine", "num_scheduler_steps", number_into(s.num_scheduler_steps)},
       {"engine", "block_size", number_into(c.block_size)},
       {"engine", "gpu_memory_utilization", number_into(c.gpu_memory_utilization)},
@@ -262,6 +267,7 @@ void apply_flags(const EngineFlags& f, sim::EngineConfig& c) {
   take(f.max_num_batched_tokens, c.scheduler.max_num_batched_tokens);
   take(f.enable_chunked_prefill, c.scheduler.chunked_prefill);
   take(f.prefill_only_steps, c.scheduler.prefill_only_steps);
+  take(f.enable_prefix_caching, c.scheduler.prefix_caching);
   take(f.num_scheduler_steps, c.scheduler.num_scheduler_steps);
   take(f.block_size, c.block_size);
   take(f.gpu_memory_utilization, c.gpu_memory_utilization);

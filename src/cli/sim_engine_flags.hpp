@@ -25,6 +25,7 @@ struct EngineFlags {
   std::optional<double> gpu_memory_utilization;  // default 0.9
   std::optional<bool> enable_chunked_prefill;    // default on
   std::optional<bool> prefill_only_steps;        // vLLM V0 without chunked prefill; default off
+  std::optional<bool> enable_prefix_caching;     // vLLM V1's default on (V0's off)
   std::optional<int> num_scheduler_steps;        // vLLM V0's multi-step scheduling; default 1
   std::optional<int> tensor_parallel_size;       // default: the model preset's
   std::optional<double> time_scale;              // default 1 (real GPU speed)

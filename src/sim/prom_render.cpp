@@ -83,11 +83,12 @@ void render_config(const Engine& engine, std::string& out) {
                  "# HELP vllm:cache_config_info Information of the LLMEngine CacheConfig\n"
                  "# TYPE vllm:cache_config_info gauge\n"
                  "vllm:cache_config_info{{block_size=\"{}\",cache_dtype=\"auto\",calculate_kv_scales=\"False\","
-                 "cpu_offload_gb=\"0\",enable_prefix_caching=\"False\",engine=\"0\",gpu_memory_utilization=\"{}\","
+                 "cpu_offload_gb=\"0\",enable_prefix_caching=\"{}\",engine=\"0\",gpu_memory_utilization=\"{}\","
                  "is_attention_free=\"False\",num_cpu_blocks=\"None\",num_gpu_blocks=\"{}\","
                  "num_gpu_blocks_override=\"{}\",prefix_caching_hash_algo=\"sha256\",sliding_window=\"None\","
                  "swap_space=\"4\",swap_space_bytes=\"4294967296\"}} 1.0\n",
-                 c.block_size, c.gpu_memory_utilization, engine.kv_cache().total_blocks(),
+                 c.block_size, c.scheduler.prefix_caching ? "True" : "False", c.gpu_memory_utilization,
+                 engine.kv_cache().total_blocks(),
                  c.num_gpu_blocks_override > 0 ? std::to_string(c.num_gpu_blocks_override) : std::string("None"));
 }
 

@@ -51,6 +51,7 @@ void Scheduler::retire(int slot) {
 void Scheduler::free_slot(int slot) {
   Sequence& s = seq(slot);
   kv_.release(s.blocks);
+  kv_.forget(s.id);  // cancelled while preempted: nobody will look for its cached blocks
   slot_of_.erase(s.id);
   free_slots_.push_back(slot);
 }
@@ -108,7 +109,13 @@ void Scheduler::schedule_waiting(StepPlan& plan, int& budget, Nanos now_ns) {
   while (!waiting_.empty() && budget > 0 && running_.size() < static_cast<std::size_t>(config_.max_num_seqs)) {
     const int slot = waiting_.front();
     Sequence& s = seq(slot);
-    const auto need = s.num_tokens() - s.computed;
+    // V1 looks for cached blocks of a sequence with nothing computed (get_computed_blocks): a
+    // preempted one finds its own leading blocks that were not evicted since, up to the last token,
+    // which is always computed again for its logits.
+    const std::int64_t hit_blocks =
+        s.computed == 0 ? std::min(kv_.cached_blocks(s.id), (s.num_tokens() - 1) / kv_.block_size()) : 0;
+    const std::int64_t start = s.computed + hit_blocks * kv_.block_size();
+    const auto need = s.num_tokens() - start;
     int n = static_cast<int>(std::min<std::int64_t>(need, budget));
     // Without chunked prefill a prompt is scheduled whole or waits (FCFS: nobody overtakes it).
     if (n < need && !config_.chunked_prefill) break;
@@ -116,10 +123,17 @@ void Scheduler::schedule_waiting(StepPlan& plan, int& budget, Nanos now_ns) {
     // decodes that run next are not preempted at once by the prompt that just took their blocks.
     // With nothing running nothing would free blocks, so an admissible prompt is never held.
     if (config_.prefill_only_steps && !running_.empty() &&
-        kv_.free_blocks() - (kv_.blocks_for_tokens(s.computed + n) - s.blocks) < kv_.total_blocks() / 100) {
+        kv_.free_blocks() - (kv_.blocks_for_tokens(start + n) - s.blocks) < kv_.total_blocks() / 100) {
       break;
     }
-    if (!kv_.grow(s.blocks, s.computed + n)) break;
+    // The cached blocks are free blocks until taken back, so they count toward what is free, as
+    // in V1's allocate_slots.
+    if (!kv_.can_grow(s.blocks, start + n)) break;
+    if (hit_blocks > 0) {
+      kv_.reclaim(s.id, s.blocks, hit_blocks);
+      s.computed = start;
+    }
+    kv_.grow(s.blocks, start + n);
     waiting_.pop_front();
     running_.push_back(slot);
     if (s.first_scheduled_ns < 0) s.first_scheduled_ns = now_ns;
@@ -147,7 +161,12 @@ void Scheduler::preempt_newest() {
   const int slot = running_.back();
   running_.pop_back();
   Sequence& s = seq(slot);
-  kv_.release(s.blocks);
+  if (config_.prefix_caching) {
+    // Only full blocks are hashed, so only those can be found again.
+    kv_.release_cached(s.id, s.blocks, s.computed / kv_.block_size());
+  } else {
+    kv_.release(s.blocks);
+  }
   s.computed = 0;
   waiting_.push_front(slot);
   ++preemptions_;

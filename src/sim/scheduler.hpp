@@ -3,7 +3,8 @@
 // running sequences in FCFS order (decodes and unfinished prefill chunks), then admits waiting
 // ones while the token budget (max_num_batched_tokens) and sequence budget (max_num_seqs) allow.
 // When KV blocks run out, the newest running sequence is preempted (recompute: its blocks are
-// freed and it re-enters the front of the queue), as vLLM's RECOMPUTE policy does.
+// freed and it re-enters the front of the queue), as vLLM's RECOMPUTE policy does; with prefix
+// caching it recomputes only what was evicted from its blocks meanwhile.
 // Two vLLM V0 (0.6.x) behaviours are options: prefill-only steps (without chunked prefill V0 never
 // mixes prompts and decodes in one step) and multi-step decode blocks (--num-scheduler-steps).
 #include <cstdint>
@@ -28,6 +29,10 @@ struct SchedulerConfig {
   // over the same sequences, with no admissions until it ends (KV for the whole block is taken up
   // front, as V0's lookahead slots are). 1: one step at a time.
   int num_scheduler_steps = 1;
+  // vLLM V1's prefix caching (its default; V0's default was off): a preempted sequence's computed
+  // full blocks stay cached after it is freed, and when it is scheduled again the ones not yet
+  // evicted are reused instead of recomputed (sim/kv_cache.hpp).
+  bool prefix_caching = true;
 };
 
 struct Sequence {

@@ -84,7 +84,7 @@ void StreamState::append_full_response(std::string& out, bool keep_alive) const 
   out += body;
 }
 
-// The simulator has no prefix cache: every prompt token is computed (cache_n 0).
+// Requests share no prefix in the simulator: every prompt token is computed (cache_n 0).
 LlamaTimings StreamState::timings() const {
   LlamaTimings t;
   t.prompt_n = s_.prompt_tokens;

@@ -131,19 +131,25 @@ TEST(SimEngineFlags, NewCostFlagsOverrideTheFile) {
   EXPECT_EQ(error_of(bad), "engine config: cost.roofline_sharpness must be at least 1 (got 0.5)");
 }
 
-// vLLM V0's scheduling (prompt-only steps, multi-step blocks) from the file or the flags, off by default.
+// vLLM V0's scheduling (prompt-only steps, multi-step blocks, no prefix caching) from the file or the
+// flags, V1's by default.
 TEST(SimEngineFlags, V0SchedulingFromTheFileAndTheFlags) {
   const sim::SchedulerConfig none = resolve_engine_config(parse({})).scheduler;
   EXPECT_FALSE(none.prefill_only_steps);
   EXPECT_EQ(none.num_scheduler_steps, 1);
+  EXPECT_TRUE(none.prefix_caching);  // V1's default
   const sim::SchedulerConfig file = resolve_engine_config(parse({"--engine-config", kData + "engine_v0.toml"})).scheduler;
   EXPECT_TRUE(file.prefill_only_steps);
   EXPECT_EQ(file.num_scheduler_steps, 10);
   EXPECT_FALSE(file.chunked_prefill);
+  EXPECT_FALSE(file.prefix_caching);
   const sim::SchedulerConfig flags =
       resolve_engine_config(parse({"--engine-config", kData + "engine_v0.toml", "--num-scheduler-steps", "4"})).scheduler;
   EXPECT_EQ(flags.num_scheduler_steps, 4);
   EXPECT_TRUE(resolve_engine_config(parse({"--prefill-only-steps", "--no-enable-chunked-prefill"})).scheduler.prefill_only_steps);
+  EXPECT_FALSE(resolve_engine_config(parse({"--no-enable-prefix-caching"})).scheduler.prefix_caching);
+  EXPECT_TRUE(
+      resolve_engine_config(parse({"--engine-config", kData + "engine_v0.toml", "--enable-prefix-caching"})).scheduler.prefix_caching);
   EXPECT_THROW(parse({"--num-scheduler-steps", "0"}), CLI::ValidationError);
 }
 

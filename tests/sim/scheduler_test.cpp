@@ -102,6 +102,46 @@ TEST(Scheduler, PreemptsTheNewestWhenBlocksRunOut) {
   EXPECT_EQ(sched.seq(1).blocks, 0);
 }
 
+// vLLM V1 with prefix caching (its default): the preempted sequence's full blocks stay cached, the
+// running one takes the last of them for its next token, and when the queue reaches it again it
+// recomputes from the first evicted block on (4 of its 8 computed tokens are found). Without
+// prefix caching it recomputes all 9 tokens.
+TEST(Scheduler, ResumedSequenceRecomputesOnlyItsEvictedBlocks) {
+  for (const bool prefix_caching : {true, false}) {
+    SCOPED_TRACE(prefix_caching);
+    KvCache kv(4, 4);  // two 8-token prompts fill it
+    SchedulerConfig config{8, 100, true};
+    config.prefix_caching = prefix_caching;
+    Scheduler sched(config, kv);
+    const int first = sched.add(seq(1, 8));
+    const int second = sched.add(seq(2, 8));
+    StepPlan plan;
+    sched.schedule(plan, 0);
+    complete(sched, plan);  // both: 9 tokens, 8 computed (2 full blocks)
+    sched.schedule(plan, 1);
+    // #1's 9th token needs a 3rd block: #2, the newest, goes, and #1 takes #2's 2nd block.
+    ASSERT_EQ(plan.preempted, 1);
+    EXPECT_EQ(kv.cached_blocks(2), prefix_caching ? 1 : 0);
+    complete(sched, plan);
+    sched.schedule(plan, 2);  // #2 needs 3 blocks (its cached one counts as free): 1 is free
+    ASSERT_EQ(plan.chunks.size(), 1u);
+    EXPECT_EQ(plan.chunks[0].slot, first);
+    sched.retire(first);  // finished: its 3 blocks join the queue behind #2's cached one
+    sched.schedule(plan, 3);
+    ASSERT_EQ(plan.chunks.size(), 1u);
+    EXPECT_EQ(plan.chunks[0].slot, second);
+    EXPECT_TRUE(plan.chunks[0].samples);
+    const int recomputed = prefix_caching ? 5 : 9;
+    const double cached = prefix_caching ? 4 : 0;
+    EXPECT_EQ(plan.chunks[0].tokens, recomputed);
+    EXPECT_EQ(plan.shape.prefill_tokens, recomputed);
+    EXPECT_DOUBLE_EQ(plan.shape.attention_pairs, recomputed * cached + recomputed * (recomputed + 1) / 2.0);
+    EXPECT_EQ(sched.seq(second).computed, static_cast<std::int64_t>(cached));
+    EXPECT_EQ(sched.seq(second).blocks, 3);
+    EXPECT_EQ(kv.free_blocks(), 1);
+  }
+}
+
 TEST(Scheduler, RemoveAndRetireFreeBlocksAndSlots) {
   KvCache kv(10, 16);
   Scheduler sched({8, 100, true}, kv);
