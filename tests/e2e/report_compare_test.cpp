@@ -66,16 +66,18 @@ void expect_knee_lands_at_the_server_limit() {
     const Json& run = doc["runs"][0];
     EXPECT_EQ(run["load_mode"], "concurrency");
     ASSERT_TRUE(run["knee"].is_object()) << run.dump(2);
+    ASSERT_EQ(run["regions"].size(), 6u);
+    // Which stage is the knee is a timing: under ASan the c=16 server's knee read c=8 once in CI's
+    // asan pass (the instrumented client and simulator could not double their throughput from 8 to
+    // 16 requests of 65 ms), and -Og read "overload" before. The default build holds it.
+    if (!sb::test_timing::kBoundsHeld) continue;
     EXPECT_EQ(run["knee"]["max_concurrency"], limit) << run.dump(2);
     EXPECT_EQ(run["knee"]["stage_index"], index);
-    ASSERT_EQ(run["regions"].size(), 6u);
     for (int i = 0; i < index; ++i) EXPECT_EQ(run["regions"][i]["region"], "linear") << i;
     EXPECT_EQ(run["regions"][index]["region"], "knee");
     for (int i = index + 1; i < 6; ++i) EXPECT_EQ(run["regions"][i]["region"], "saturated") << i;
     // Serving min(c, M) requests per 65 ms: the knee stage runs at ~M / 0.065 req/s.
-    if (sb::test_timing::kBoundsHeld) {
-      EXPECT_NEAR(run["knee"]["request_throughput"].get<double>(), limit / 0.065, 0.2 * limit / 0.065);
-    }
+    EXPECT_NEAR(run["knee"]["request_throughput"].get<double>(), limit / 0.065, 0.2 * limit / 0.065);
   }
 }
 
@@ -91,9 +93,12 @@ void expect_html_report_is_self_contained() {
   // Works offline: nothing is fetched (no remote script, stylesheet or image).
   const std::regex remote(R"re((src|href)\s*=\s*["']?(https?:)?//)re", std::regex::icase);
   EXPECT_FALSE(std::regex_search(html, remote));
-  // The terminal output names both knees.
-  EXPECT_NE(r.out.find("knee: concurrency = 8 ("), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("knee: concurrency = 16 ("), std::string::npos) << r.out;
+  // The terminal output names both knees (which stages they are is the default build's check).
+  EXPECT_NE(r.out.find("knee: concurrency = "), r.out.rfind("knee: concurrency = ")) << r.out;
+  if (sb::test_timing::kBoundsHeld) {
+    EXPECT_NE(r.out.find("knee: concurrency = 8 ("), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("knee: concurrency = 16 ("), std::string::npos) << r.out;
+  }
 }
 
 // The compare page (`compare --out`) drawn from live data, in headless Chromium when it is installed
