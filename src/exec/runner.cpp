@@ -11,12 +11,12 @@
 
 #include <algorithm>
 #include <condition_variable>
-#include <deque>
 #include <mutex>
 #include <optional>
 #include <stdexcept>
 #include <thread>
 
+#include "exec/record_chunks.hpp"
 #include "exec/worker.hpp"
 #include "net/rlimit.hpp"
 
@@ -176,12 +176,11 @@ const std::string& body_of(const StageInput& in, std::size_t k) {
 }  // namespace
 
 // One stage's dispatch loop state; lives on the dispatcher (caller's) thread, under Impl::mu.
-// Records live in a deque: workers hold pointers into it while cycled stages keep adding records.
+// Records never move while the stage runs: workers hold pointers to them (exec/record_chunks.hpp).
 struct StageLoop {
   Runner::Impl& m;
   const StageInput& in;
-  std::deque<RequestRecord> records;
-  std::deque<std::string> cycled_ids;  // ids of cycled requests (Job holds a view)
+  RecordChunks records;
   std::size_t n = 0, limit = 0, next = 0, sent = 0;  // sent: handed to a worker (next jumps to n on a stop)
   Nanos t0 = 0, next_progress = 0, grace_end = 0, deadline = 0;  // deadline 0: none
   bool stopping = false, cancelled_in_flight = false, out_of_time = false, aborted = false;
@@ -241,9 +240,11 @@ struct StageLoop {
     RequestRecord& rec = records.emplace_back(make_record(in, next));
     // It could have gone when it was due, or when a slot freed after that: the rest is the client's lag.
     if (m.free_since_ns > t0 + offset_of(next)) rec.slot_free_ns = m.free_since_ns - t0;
-    std::string_view id = in.requests[next % in.requests.size()].id;
-    if (next >= in.requests.size()) id = cycled_ids.emplace_back(stage_request_id(in, next));
-    const Job job{&rec, &body_of(in, next), id, t0};
+    const std::size_t size = in.requests.size();
+    // A cycled request's id is the dataset's with "-c<cycle>" (stage_request_id); the worker writes it.
+    const std::string_view id = in.requests[next % size].id;
+    const auto cycle = static_cast<std::uint32_t>(id.empty() ? 0 : next / size);
+    const Job job{&rec, &body_of(in, next), id, cycle, t0};
     ++next;
     ++sent;
     return job;
@@ -327,7 +328,7 @@ StageOutput Runner::run_stage(const StageInput& in, const RecordCallback& on_rec
   Impl& m = *impl_;
   StageOutput out;
   check_bodies(in);
-  StageLoop loop{m, in, {}, {}};
+  StageLoop loop{m, in, {}};
   loop.n = in.requests.empty() ? 0 : std::max(in.issue_count, in.requests.size());
   if (in.issue_count == kUntilDeadline && in.issue_for_ns <= 0)
     throw std::invalid_argument("StageInput: issuing until a deadline needs issue_for_ns");
@@ -368,9 +369,8 @@ StageOutput Runner::run_stage(const StageInput& in, const RecordCallback& on_rec
   lk.unlock();
   out.aborted = loop.aborted;
   if (loop.out_of_time) out.issue_end_ns = loop.deadline - loop.t0;
-  out.records.reserve(loop.records.size());
   // Dispatch order is index order, and the cancelled rest follows it: records[i].index == i.
-  for (RequestRecord& r : loop.records) out.records.push_back(std::move(r));
+  loop.records.drain_into(out.records);
   for (const RequestRecord& r : out.records) out.end_ns = std::max(out.end_ns, r.done_ns);
   out.client_times = ThreadSnapshot(m.workers).since(times_before, out.end_ns);
   if (on_progress) on_progress(last);

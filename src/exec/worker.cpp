@@ -72,7 +72,11 @@ Worker::Impl::Impl(Worker& w, const ClientOptions& o, JobDone done, StreamFactor
 
 void Worker::Impl::build_head(PooledConn& c, const Job& job) const {
   c.head.assign(head_prefix);
-  if (!job.request_id.empty()) c.head.append("x-request-id: ").append(job.request_id).append("\r\n");
+  if (!job.request_id.empty()) {
+    c.head.append("x-request-id: ").append(job.request_id);
+    if (job.request_cycle > 0) c.head.append("-c").append(std::to_string(job.request_cycle));
+    c.head.append("\r\n");
+  }
   c.head.append("Content-Length: ").append(std::to_string(job.body->size())).append("\r\n\r\n");
 }
 
@@ -91,6 +95,9 @@ asio::awaitable<void> Worker::Impl::serve(Job job) {
   }
   if (rec.outcome == Outcome::cancelled) rec.aborted = true;
   if (!rec.error.empty()) scrub_secrets(rec.error, secrets);  // servers echo keys in error bodies
+  // A stream that stopped well short of max_tokens (an EOS, a failure) gives back the room it did
+  // not use: a 32,000-token max_tokens would otherwise keep 128 KB for a 300-token answer.
+  if (rec.token_ns.heap_bytes() > 2 * sizeof(std::uint32_t) * rec.token_ns.size() + 256) rec.token_ns.shrink_to_fit();
   rec.done_ns = now_ns() - job.t0_ns;
   owner.in_flight_.fetch_sub(1, std::memory_order_relaxed);
   on_done(rec);
@@ -98,7 +105,9 @@ asio::awaitable<void> Worker::Impl::serve(Job job) {
 
 asio::awaitable<void> Worker::Impl::run_job(const Job& job) {
   RequestRecord& rec = *job.record;
-  rec.token_ns.reserve(static_cast<std::size_t>(std::max(0, rec.expected_output_tokens)) + 8);
+  // One event per token, and room for a closing event (a finish_reason or usage chunk with
+  // choices): no allocation per token event, 4 bytes a token kept for the stage (issue 13).
+  rec.token_ns.reserve(static_cast<std::size_t>(std::max(0, rec.expected_output_tokens)) + 2);
   rec.sent_ns = now_ns() - job.t0_ns;  // vLLM's st: connection setup, if any, counts in TTFT
   rec.retries = 0;
   const Deadline deadline = Clock::now() + to_duration(opt.timeout_s);

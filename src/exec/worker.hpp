@@ -24,6 +24,7 @@ struct Job {
   RequestRecord* record = nullptr;      // owned by the stage; index/intended/expected are preset
   const std::string* body = nullptr;    // prebuilt JSON body
   std::string_view request_id;          // x-request-id, empty = none
+  std::uint32_t request_cycle = 0;      // > 0: the dataset's k-th reuse; the id gets "-c<k>"
   Nanos t0_ns = 0;                      // stage start: record times are relative to it
   bool reserved_idle = false;           // set by submit(): an idle connection is set aside for it
 };

@@ -1,24 +1,26 @@
 #include "metrics/peaks.hpp"
 
 #include <algorithm>
-#include <utility>
 
 namespace sb {
 
 int max_overlap(std::span<const Interval> intervals) {
-  // (time, delta): sorting pairs puts -1 (departure) before +1 (arrival) at equal times.
-  std::vector<std::pair<Nanos, int>> events;
-  events.reserve(intervals.size() * 2);
-  for (const Interval& iv : intervals) {
-    events.emplace_back(iv.begin_ns, +1);
-    events.emplace_back(iv.end_ns, -1);
-  }
-  std::sort(events.begin(), events.end());
+  InFlightSteps steps;
+  steps.reserve(intervals.size());
+  for (const Interval& iv : intervals) steps.add(iv.begin_ns, iv.end_ns);
+  steps.sort();
+  return steps.max_overlap();
+}
+
+void InFlightSteps::sort() { std::sort(words_.begin(), words_.end()); }
+
+int InFlightSteps::max_overlap() const {
   int current = 0, best = 0;
-  for (const auto& [t, delta] : events) {
+  visit([&](Nanos, int delta) {
     current += delta;
     best = std::max(best, current);
-  }
+    return false;
+  });
   return best;
 }
 

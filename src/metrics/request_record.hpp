@@ -58,10 +58,19 @@ struct ServerTimings {
   bool has_prefill() const noexcept { return prefill_ms >= 0; }
 };
 
+// 200 bytes, the fields ordered so that nothing pads them (issue 13: memory per request; a stage
+// keeps every record until it is summarised). tests/metrics/request_record_test.cpp holds the size.
 struct RequestRecord {
   std::uint32_t index = 0;      // position in the stage's request list (dataset order)
   Outcome outcome = Outcome::ok;
+  TokenSource token_source = TokenSource::none;
+  FinishReason finish_reason = FinishReason::none;
+  // Whether any token event carried non-empty text: a "success" with none measured no token.
+  bool saw_text = false;
   int http_status = 0;
+  // Prompt tokens the server served from its prefix cache: llama.cpp cache_n, or
+  // usage.prompt_tokens_details.cached_tokens (vLLM, SGLang, OpenAI). -1 = not reported.
+  int cached_prompt_tokens = -1;
   std::string error;            // one line; empty when ok
 
   Nanos intended_ns = 0;        // scheduled send time (t0 + offset_i); 0 for closed-loop stages
@@ -77,23 +86,16 @@ struct RequestRecord {
   int expected_output_tokens = 0;  // max_tokens requested
   int prompt_tokens = -1;          // usage.prompt_tokens when sent, else dataset count
   int output_tokens = 0;           // usage.completion_tokens, else per TokenSource
-  TokenSource token_source = TokenSource::none;
-  FinishReason finish_reason = FinishReason::none;
-  // Whether any token event carried non-empty text: a "success" with none measured no token.
-  bool saw_text = false;
   ServerTimings server;
-  // Prompt tokens the server served from its prefix cache: llama.cpp cache_n, or
-  // usage.prompt_tokens_details.cached_tokens (vLLM, SGLang, OpenAI). -1 = not reported.
-  int cached_prompt_tokens = -1;
 
-  std::string generated_text;   // only kept when asked (--save-detailed, or re-tokenizing)
   bool aborted = false;
-  // Times it was sent again on a fresh connection because a kept-alive one turned out closed
-  // before the request could reach the server (0 or 1).
-  int retries = 0;
   // false: cancelled (Ctrl-C) before it was sent. Such records count in no metric, only in
   // num_prompts − sent, so completed + failed == sent holds.
   bool was_sent = true;
+  // Times it was sent again on a fresh connection because a kept-alive one turned out closed
+  // before the request could reach the server (0 or 1).
+  int retries = 0;
+  std::string generated_text;   // only kept when asked (--save-detailed, or re-tokenizing)
 
   bool ok() const noexcept { return outcome == Outcome::ok; }
   // vLLM definitions (vllm/benchmarks/lib/endpoint_request_func.py): TTFT to the first token event, latency to the last one.

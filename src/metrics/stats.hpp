@@ -3,9 +3,12 @@
 // inputs match: pairwise summation as numpy's add.reduce, population std, linear percentiles.
 // Empty input gives 0 for everything (vLLM passes `xs or 0`, i.e. the scalar 0).
 #include <cstddef>
+#include <cstdint>
+#include <functional>
 #include <span>
 #include <vector>
 
+#include "core/clock.hpp"
 #include "metrics/stage_summary.hpp"
 
 namespace sb {
@@ -26,6 +29,16 @@ double np_median_sorted(std::span<const double> sorted) noexcept;
 // x 1000). `percentiles` must be ascending. Reorders `seconds`: the values the median and the
 // percentiles read are where a sort puts them, the rest is not sorted.
 MetricStats metric_stats_ms(std::vector<double>& seconds, std::span<const double> percentiles);
+
+// Samples in whole nanoseconds that are not kept in a list but can be produced again, in the same
+// order, as often as asked: replay(sink) calls sink with consecutive runs of them.
+using NsReplay = std::function<void(const std::function<void(std::span<const std::uint32_t>)>& sink)>;
+
+// The statistics of the overload above over the n replayed samples converted with ns_to_s, equal to
+// the last bit, without a list (a stage's pooled ITLs, one per token: issue 13's memory per
+// request): the mean and std by numpy's chunked pairwise sums, the order statistics by a radix
+// select. Replays the samples four times.
+MetricStats metric_stats_ms(std::size_t n, const NsReplay& replay, std::span<const double> percentiles);
 
 // Mean, p50 and p99 of token lengths. Sorts `values` in place.
 LengthStats length_stats(std::vector<double>& values);

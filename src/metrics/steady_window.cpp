@@ -2,39 +2,39 @@
 
 #include <algorithm>
 #include <limits>
+#include <span>
 #include <utility>
 
+#include "metrics/peaks.hpp"
+#include "metrics/sample_lists.hpp"
 #include "metrics/stats.hpp"
 
 namespace sb {
 
 namespace {
 
-struct Span {
-  Nanos sent_ns = 0, done_ns = 0;
-};
-
-// In-flight changes over time: +1 at a send, -1 at a done; at equal times the done first, so a slot
-// handed straight on never counts twice.
-std::vector<std::pair<Nanos, int>> in_flight_steps(const std::vector<Span>& spans) {
-  std::vector<std::pair<Nanos, int>> ev;
-  ev.reserve(spans.size() * 2);
-  for (const Span& s : spans) {
-    ev.emplace_back(s.sent_ns, +1);
-    ev.emplace_back(s.done_ns, -1);
-  }
-  std::sort(ev.begin(), ev.end());
-  return ev;
+// In-flight changes over time of every sent request (metrics/peaks.hpp).
+InFlightSteps in_flight_steps(const std::vector<RequestRecord>& records) {
+  InFlightSteps steps;
+  std::size_t sent = 0;
+  for (const RequestRecord& r : records) sent += r.was_sent ? 1 : 0;
+  steps.reserve(sent);
+  for (const RequestRecord& r : records)
+    if (r.was_sent) steps.add(r.sent_ns, std::max(r.done_ns, r.sent_ns));
+  steps.sort();
+  return steps;
 }
 
 // First instant at which `target` requests are in flight, or nullopt.
-std::optional<Nanos> first_held(const std::vector<std::pair<Nanos, int>>& ev, int target) {
+std::optional<Nanos> first_held(const InFlightSteps& ev, int target) {
   int n = 0;
-  for (const auto& [t, d] : ev) {
+  std::optional<Nanos> at;
+  ev.visit([&](Nanos t, int d) {
     n += d;
-    if (n >= target) return t;
-  }
-  return std::nullopt;
+    if (n >= target) at = t;
+    return at.has_value();
+  });
+  return at;
 }
 
 // Time-weighted integrals over [a, b] of the in-flight count and of the time at >= target.
@@ -42,7 +42,7 @@ struct Occupancy {
   double area_ns = 0, held_ns = 0;
 };
 
-Occupancy occupancy(const std::vector<std::pair<Nanos, int>>& ev, Nanos a, Nanos b, int target) {
+Occupancy occupancy(const InFlightSteps& ev, Nanos a, Nanos b, int target) {
   Occupancy o;
   int n = 0;
   Nanos cursor = a;  // integrated up to here
@@ -53,11 +53,12 @@ Occupancy occupancy(const std::vector<std::pair<Nanos, int>>& ev, Nanos a, Nanos
     if (target > 0 && n >= target) o.held_ns += dt;
     cursor = to;
   };
-  for (const auto& [t, d] : ev) {
-    if (t >= b) break;
+  ev.visit([&](Nanos t, int d) {
+    if (t >= b) return true;
     add(t);
     n += d;
-  }
+    return false;
+  });
   add(b);
   return o;
 }
@@ -77,34 +78,23 @@ double spread(const std::vector<double>& xs) {
   return mean > 0 ? (*hi - *lo) / mean : 0;
 }
 
-// Latency samples (seconds) of the successful requests sent in [a, b].
-struct WindowSamples {
-  std::vector<double> ttft, tpot, itl, e2el;
-};
-
-WindowSamples latency_samples(const std::vector<RequestRecord>& records, Nanos a, Nanos b) {
-  WindowSamples x;
-  // Exact sizes first: these lists are the stage's largest temporaries (8 bytes per token event).
-  std::size_t n = 0, gaps = 0;
-  for (const RequestRecord& r : records) {
-    if (!succeeded(r) || r.sent_ns < a || r.sent_ns > b) continue;
-    ++n;
-    gaps += r.token_ns.size() - 1;
-  }
-  x.ttft.reserve(n);
-  x.e2el.reserve(n);
-  x.tpot.reserve(n);
-  x.itl.reserve(gaps);
-  for (const RequestRecord& r : records) {
-    if (!succeeded(r) || r.sent_ns < a || r.sent_ns > b) continue;
+// Latency statistics of the successful requests sent in [a, b], one sample list at a time.
+void fill_latencies(const std::vector<RequestRecord>& records, Nanos a, Nanos b, std::span<const double> ps, SteadyState& s) {
+  const auto in_window = [a, b](const RequestRecord& r) { return succeeded(r) && r.sent_ns >= a && r.sent_ns <= b; };
+  std::size_t n = 0;
+  for (const RequestRecord& r : records) n += in_window(r) ? 1 : 0;
+  const auto stats = [&](auto add) {
+    std::vector<double> xs = collect<double>(records, n, in_window, add);
+    return metric_stats_ms(xs, ps);
+  };
+  s.ttft = stats([](const RequestRecord& r, auto& v) { v.push_back(ns_to_s(r.ttft_ns())); });
+  s.tpot = stats([](const RequestRecord& r, auto& v) {
     const double ttft_s = ns_to_s(r.ttft_ns()), e2el_s = ns_to_s(r.latency_ns());
     const int out = output_len_of(r);
-    x.ttft.push_back(ttft_s);
-    x.e2el.push_back(e2el_s);
-    if (out > 1) x.tpot.push_back((e2el_s - ttft_s) / (out - 1));  // vLLM's TPOT formula
-    for (std::size_t i = 1; i < r.token_ns.size(); ++i) x.itl.push_back(ns_to_s(r.token_ns[i] - r.token_ns[i - 1]));
-  }
-  return x;
+    if (out > 1) v.push_back((e2el_s - ttft_s) / (out - 1));  // vLLM's TPOT formula
+  });
+  s.itl = pooled_itl_stats_ms(records, in_window, ps);
+  s.e2el = stats([](const RequestRecord& r, auto& v) { v.push_back(ns_to_s(r.latency_ns())); });
 }
 
 // Output tokens inside [a, b]: each request's count spread evenly over its token events.
@@ -145,7 +135,7 @@ void fill_sub_windows(const std::vector<RequestRecord>& records, Nanos a, Nanos 
 
 // Closed loop: [target first in flight, issuing stopped]; open loop: [first, last scheduled arrival].
 std::optional<std::pair<Nanos, Nanos>> window_bounds(const std::vector<RequestRecord>& records,
-                                                     const std::vector<std::pair<Nanos, int>>& ev,
+                                                     const InFlightSteps& ev,
                                                      const SteadyParams& p, int target) {
   Nanos first_intended = std::numeric_limits<Nanos>::max(), last_intended = 0, last_sent = 0;
   for (const RequestRecord& r : records) {
@@ -170,15 +160,11 @@ SteadyState steady_window(const std::vector<RequestRecord>& records, const Stead
                           double whole_stage_throughput) {
   SteadyState s;
   s.duration_bounded = p.duration_bounded;
-  std::vector<Span> spans;
-  spans.reserve(records.size());
-  for (const RequestRecord& r : records)
-    if (r.was_sent) spans.push_back({r.sent_ns, std::max(r.done_ns, r.sent_ns)});
-  const int sent = static_cast<int>(spans.size());
+  int sent = 0;
+  for (const RequestRecord& r : records) sent += r.was_sent ? 1 : 0;
   if (p.load.open_loop() && p.load.request_rate > 0) s.rate_fraction = whole_stage_throughput / p.load.request_rate;
   if (!p.load.open_loop()) s.target_in_flight = std::min(p.load.max_concurrency.value_or(sent), sent);
-  auto ev = in_flight_steps(spans);
-  std::vector<Span>().swap(spans);
+  InFlightSteps ev = in_flight_steps(records);
   const auto bounds = sent >= 2 ? window_bounds(records, ev, p, s.target_in_flight) : std::nullopt;
   if (!bounds) return s;
   const auto [a, b] = *bounds;
@@ -202,13 +188,9 @@ SteadyState steady_window(const std::vector<RequestRecord>& records, const Stead
   // Little's law L = lambda W, every outcome counted, as in-flight counts every sent request.
   const double lambda_per_ns = s.completed / len_ns, mean_w_ns = s.started > 0 ? busy_ns / s.started : 0;
   s.littles_law_ratio = s.mean_in_flight > 0 ? lambda_per_ns * mean_w_ns / s.mean_in_flight : 0;
-  decltype(ev)().swap(ev);  // freed before the latency samples, the larger temporaries, are made
+  ev = {};  // freed before the latency samples, the larger temporaries, are made
 
-  WindowSamples x = latency_samples(records, a, b);
-  s.ttft = metric_stats_ms(x.ttft, p.percentiles);
-  s.tpot = metric_stats_ms(x.tpot, p.percentiles);
-  s.itl = metric_stats_ms(x.itl, p.percentiles);
-  s.e2el = metric_stats_ms(x.e2el, p.percentiles);
+  fill_latencies(records, a, b, p.percentiles, s);
   fill_sub_windows(records, a, b, p.sub_windows, s);
   return s;
 }

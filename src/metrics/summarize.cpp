@@ -1,6 +1,7 @@
 #include "metrics/summarize.hpp"
 
 #include <algorithm>
+#include <span>
 #include <set>
 #include <string_view>
 
@@ -8,31 +9,13 @@
 #include "metrics/output_check.hpp"
 #include "metrics/prompt_cache.hpp"
 #include "metrics/peaks.hpp"
+#include "metrics/sample_lists.hpp"
 #include "metrics/stats.hpp"
 #include "metrics/ttft_breakdown.hpp"
 
 namespace sb {
 
 namespace {
-
-// Per-request samples in seconds, as vLLM collects them before taking statistics.
-struct Samples {
-  std::vector<double> ttft, tpot, itl, e2el, queue, e2el_with_queue;
-  std::vector<double> ttft_intended, e2el_intended;
-  std::vector<double> lag_ms, dispatch_lag_ms;
-  std::vector<double> in_req, in_got, out_req, out_got;
-  std::vector<Interval> ok_spans, all_spans;
-
-  // Exact sizes up front: growing by doubling would hold up to twice each list at the stage's end,
-  // when the records are all in memory too (issue 13: memory per request).
-  void reserve(std::size_t requests, bool open_loop) {
-    for (auto* v : {&ttft, &tpot, &e2el, &queue, &e2el_with_queue, &in_req, &in_got, &out_req, &out_got}) v->reserve(requests);
-    if (open_loop)
-      for (auto* v : {&ttft_intended, &e2el_intended, &lag_ms, &dispatch_lag_ms}) v->reserve(requests);
-    ok_spans.reserve(requests);
-    all_spans.reserve(requests);
-  }
-};
 
 std::vector<double> percentile_set(const std::vector<double>& requested) {
   // The sweep document always carries p50/p90/p95/p99 besides --metric-percentiles.
@@ -78,35 +61,29 @@ bool is_good(const std::map<std::string, double>& slo_ms, double ttft_s, double 
   return true;
 }
 
-// Folds one successful request into the counters and samples; returns whether it met the SLOs.
-bool fold_success(const RequestRecord& r, const SummarizeParams& p, StageSummary& s, Samples& x) {
-  const int out = output_len(r);
-  const int prompt = r.prompt_tokens >= 0 ? r.prompt_tokens : std::max(r.dataset_prompt_tokens, 0);
-  s.total_input_tokens += prompt;
-  s.total_output_tokens += out;
+// A request with a latency sample: sent, ok, and with a token event (a record marked ok without
+// one cannot have a TTFT; it counts as failed, as vLLM would count it).
+bool is_success(const RequestRecord& r) noexcept { return r.was_sent && r.ok() && !r.token_ns.empty(); }
 
-  const double ttft_s = ns_to_s(r.ttft_ns());
-  const double e2el_s = ns_to_s(r.latency_ns());
-  const double queue_s = ns_to_s(r.queue_ns());
+int prompt_len(const RequestRecord& r) noexcept {
+  return r.prompt_tokens >= 0 ? r.prompt_tokens : std::max(r.dataset_prompt_tokens, 0);
+}
+
+// A successful request's latencies in seconds, computed as vLLM computes them.
+struct Latencies {
+  double ttft_s = 0, e2el_s = 0, tpot_s = 0, queue_s = 0;
+  int out = 0;
+};
+
+Latencies latencies_of(const RequestRecord& r) noexcept {
+  Latencies l;
+  l.out = output_len(r);
+  l.ttft_s = ns_to_s(r.ttft_ns());
+  l.e2el_s = ns_to_s(r.latency_ns());
+  l.queue_s = ns_to_s(r.queue_ns());
   // vLLM subtracts the two float latencies; doing the same keeps the last bits equal.
-  const double tpot_s = out > 1 ? (e2el_s - ttft_s) / (out - 1) : 0.0;
-  x.ttft.push_back(ttft_s);
-  x.e2el.push_back(e2el_s);
-  if (out > 1) x.tpot.push_back(tpot_s);
-  for (std::size_t i = 1; i < r.token_ns.size(); ++i)
-    x.itl.push_back(ns_to_s(r.token_ns[i] - r.token_ns[i - 1]));
-  x.queue.push_back(queue_s);
-  x.e2el_with_queue.push_back(e2el_s + queue_s);
-  if (p.load.open_loop()) {
-    x.ttft_intended.push_back(ns_to_s(r.token_ns.front() - r.intended_ns));
-    x.e2el_intended.push_back(ns_to_s(r.token_ns.back() - r.intended_ns));
-  }
-  if (r.dataset_prompt_tokens >= 0) x.in_req.push_back(r.dataset_prompt_tokens);
-  x.in_got.push_back(prompt);
-  x.out_req.push_back(r.expected_output_tokens);
-  x.out_got.push_back(out);
-  x.ok_spans.push_back({r.sent_ns, r.token_ns.back()});
-  return is_good(p.goodput_slo_ms, ttft_s, tpot_s, e2el_s);
+  l.tpot_s = l.out > 1 ? (l.e2el_s - l.ttft_s) / (l.out - 1) : 0.0;
+  return l;
 }
 
 // Categories are string literals, so equal categories have equal text.
@@ -115,37 +92,28 @@ const char* merge_source(const char* so_far, const char* next) noexcept {
   return "mixed";
 }
 
-// Counters, samples and errors over every sent request.
-Samples fold_records(const std::vector<RequestRecord>& records, const SummarizeParams& p,
-                     StageSummary& s) {
-  Samples x;
-  std::size_t token_events = 0;
-  for (const RequestRecord& r : records) token_events += r.token_ns.size();
-  x.itl.reserve(token_events);  // the pooled ITL list is the largest (one per token event)
-  x.reserve(records.size(), p.load.open_loop());
+// Counters and errors over every sent request. The samples are collected one metric at a time
+// afterwards (metrics/sample_lists.hpp), so that only one list exists beside the records.
+void fold_records(const std::vector<RequestRecord>& records, const SummarizeParams& p, StageSummary& s) {
   int good = 0;
   const char* source = nullptr;
   for (const RequestRecord& r : records) {
     if (!r.was_sent) continue;
     ++s.sent;
-    x.all_spans.push_back({r.sent_ns, std::max(r.done_ns, r.sent_ns)});
-    if (p.load.open_loop()) {
-      x.lag_ms.push_back(ns_to_ms(r.queue_ns()));
-      x.dispatch_lag_ms.push_back(ns_to_ms(dispatch_lag_ns(r)));
-    }
-    // A record marked ok without a token event cannot have a TTFT; count it as vLLM would.
-    if (!r.ok() || r.token_ns.empty()) {
+    if (!is_success(r)) {
       ++s.failed;
       add_error(s, r);
       continue;
     }
     ++s.completed;
-    if (fold_success(r, p, s, x)) ++good;
+    const Latencies l = latencies_of(r);
+    s.total_input_tokens += prompt_len(r);
+    s.total_output_tokens += l.out;
+    if (is_good(p.goodput_slo_ms, l.ttft_s, l.tpot_s, l.e2el_s)) ++good;
     source = merge_source(source, source_category(r));
   }
   s.token_count_source = source != nullptr ? source : "none";
   if (!p.goodput_slo_ms.empty()) s.request_goodput = good;  // divided by the duration later
-  return x;
 }
 
 int max_tokens_per_second(const std::vector<RequestRecord>& records) {
@@ -186,7 +154,7 @@ void fill_throughputs(StageSummary& s) {
   if (s.request_goodput) s.request_goodput = *s.request_goodput / s.duration_s;
 }
 
-ScheduleLag lag_of(std::vector<double>& ms) {
+ScheduleLag lag_of(std::vector<double> ms) {
   std::sort(ms.begin(), ms.end());
   ScheduleLag lag;
   lag.p50_ms = np_percentile_sorted(ms, 50);
@@ -195,18 +163,88 @@ ScheduleLag lag_of(std::vector<double>& ms) {
   return lag;
 }
 
-void fill_open_loop(Samples& x, const SummarizeParams& p, std::span<const double> ps,
+// The latency metrics in seconds, each list built, folded and freed in turn (collect()).
+void fill_latencies(const std::vector<RequestRecord>& records, std::size_t n, std::span<const double> ps, StageSummary& s) {
+  const auto stats = [&](auto value) {
+    std::vector<double> xs = collect<double>(records, n, is_success,
+                                             [&](const RequestRecord& r, auto& v) { v.push_back(value(latencies_of(r))); });
+    return metric_stats_ms(xs, ps);
+  };
+  s.ttft = stats([](const Latencies& l) { return l.ttft_s; });
+  std::vector<double> tpot = collect<double>(records, n, is_success, [](const RequestRecord& r, auto& v) {
+    const Latencies l = latencies_of(r);
+    if (l.out > 1) v.push_back(l.tpot_s);
+  });
+  s.tpot = metric_stats_ms(tpot, ps);
+  tpot = {};
+  s.itl = pooled_itl_stats_ms(records, is_success, ps);
+  s.e2el = stats([](const Latencies& l) { return l.e2el_s; });
+  s.client_queue_time = stats([](const Latencies& l) { return l.queue_s; });
+  s.e2el_including_client_queue = stats([](const Latencies& l) { return l.e2el_s + l.queue_s; });
+}
+
+void fill_open_loop(const std::vector<RequestRecord>& records, const SummarizeParams& p, std::span<const double> ps,
                     StageSummary& s) {
   if (!p.load.open_loop()) return;
-  s.ttft_from_intended = metric_stats_ms(x.ttft_intended, ps);
-  s.e2el_from_intended = metric_stats_ms(x.e2el_intended, ps);
-  s.schedule_lag = lag_of(x.lag_ms);
-  s.dispatch_lag = lag_of(x.dispatch_lag_ms);
+  const auto n = static_cast<std::size_t>(s.completed);
+  const auto sent = static_cast<std::size_t>(s.sent);
+  const auto was_sent = [](const RequestRecord& r) { return r.was_sent; };
+  std::vector<double> xs = collect<double>(records, n, is_success, [](const RequestRecord& r, auto& v) {
+    v.push_back(ns_to_s(r.token_ns.front() - r.intended_ns));
+  });
+  s.ttft_from_intended = metric_stats_ms(xs, ps);
+  xs = collect<double>(records, n, is_success, [](const RequestRecord& r, auto& v) {
+    v.push_back(ns_to_s(r.token_ns.back() - r.intended_ns));
+  });
+  s.e2el_from_intended = metric_stats_ms(xs, ps);
+  xs = {};
+  s.schedule_lag = lag_of(collect<double>(records, sent, was_sent, [](const RequestRecord& r, auto& v) {
+    v.push_back(ns_to_ms(r.queue_ns()));
+  }));
+  s.dispatch_lag = lag_of(collect<double>(records, sent, was_sent, [](const RequestRecord& r, auto& v) {
+    v.push_back(ns_to_ms(dispatch_lag_ns(r)));
+  }));
   // The client's own lag is what saturation means; lag from waiting for a --max-concurrency slot is
   // the limit's, named apart (vLLM hid it).
   s.client_saturated = s.dispatch_lag->p99_ms > p.saturation_lag_ms;
   if (s.client_saturated) s.client_limit = ClientLimit::cpu;
   else if (s.schedule_lag->p99_ms > p.saturation_lag_ms) s.client_limit = ClientLimit::concurrency_limit;
+}
+
+// Token lengths asked for and delivered, over the successful requests.
+void fill_lengths(const std::vector<RequestRecord>& records, std::size_t n, StageSummary& s) {
+  const auto lengths = [&](auto keep, auto value) {
+    std::vector<double> xs = collect<double>(records, n, keep, [&](const RequestRecord& r, auto& v) { v.push_back(value(r)); });
+    return length_stats(xs);
+  };
+  s.input_requested = lengths([](const RequestRecord& r) { return is_success(r) && r.dataset_prompt_tokens >= 0; },
+                              [](const RequestRecord& r) { return r.dataset_prompt_tokens; });
+  s.input_delivered = lengths(is_success, [](const RequestRecord& r) { return prompt_len(r); });
+  s.output_requested = lengths(is_success, [](const RequestRecord& r) { return r.expected_output_tokens; });
+  s.output_delivered = lengths(is_success, [](const RequestRecord& r) { return output_len(r); });
+}
+
+// Requests in flight: the mean over the stage and the most at once (all sent requests), and the most
+// successful ones streaming at once.
+void fill_in_flight(const std::vector<RequestRecord>& records, Nanos duration_ns, StageSummary& s) {
+  InFlightSteps steps;
+  steps.reserve(static_cast<std::size_t>(s.completed));
+  for (const RequestRecord& r : records)
+    if (is_success(r)) steps.add(r.sent_ns, r.token_ns.back());
+  steps.sort();
+  s.max_concurrent_requests = steps.max_overlap();
+  steps = {};
+  steps.reserve(static_cast<std::size_t>(s.sent));
+  Nanos busy_ns = 0;
+  for (const RequestRecord& r : records) {
+    if (!r.was_sent) continue;
+    const Nanos end_ns = std::max(r.done_ns, r.sent_ns);
+    busy_ns += end_ns - r.sent_ns;
+    steps.add(r.sent_ns, end_ns);
+  }
+  steps.sort();
+  s.in_flight_mean = duration_ns > 0 ? static_cast<double>(busy_ns) / static_cast<double>(duration_ns) : 0;
+  s.in_flight_max = steps.max_overlap();
 }
 
 }  // namespace
@@ -222,28 +260,16 @@ StageSummary summarize(const std::vector<RequestRecord>& records, const Summariz
   s.start_unix_s = static_cast<double>(p.anchor.to_unix_ns(p.t0_ns)) / 1e9;
   s.end_unix_s = static_cast<double>(p.anchor.to_unix_ns(p.t0_ns + duration_ns)) / 1e9;
 
-  Samples x = fold_records(records, p, s);
+  fold_records(records, p, s);
   fill_throughputs(s);
   s.max_output_tokens_per_s = max_tokens_per_second(records);
-  s.max_concurrent_requests = max_overlap(x.ok_spans);
 
   const std::vector<double> ps = percentile_set(p.percentiles);
-  s.ttft = metric_stats_ms(x.ttft, ps);
-  s.tpot = metric_stats_ms(x.tpot, ps);
-  s.itl = metric_stats_ms(x.itl, ps);
-  s.e2el = metric_stats_ms(x.e2el, ps);
-  s.client_queue_time = metric_stats_ms(x.queue, ps);
-  s.e2el_including_client_queue = metric_stats_ms(x.e2el_with_queue, ps);
-  fill_open_loop(x, p, ps, s);
-
-  Nanos busy_ns = 0;
-  for (const Interval& iv : x.all_spans) busy_ns += iv.end_ns - iv.begin_ns;
-  s.in_flight_mean = duration_ns > 0 ? static_cast<double>(busy_ns) / static_cast<double>(duration_ns) : 0;
-  s.in_flight_max = max_overlap(x.all_spans);
-  s.input_requested = length_stats(x.in_req);
-  s.input_delivered = length_stats(x.in_got);
-  s.output_requested = length_stats(x.out_req);
-  s.output_delivered = length_stats(x.out_got);
+  const auto completed = static_cast<std::size_t>(s.completed);
+  fill_latencies(records, completed, ps, s);
+  fill_open_loop(records, p, ps, s);
+  fill_in_flight(records, duration_ns, s);
+  fill_lengths(records, completed, s);
   s.output_check = check_outputs(records);
   s.ttft_breakdown = ttft_breakdown(records);
   s.prompt_cache = prompt_cache_share(records);

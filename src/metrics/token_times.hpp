@@ -60,6 +60,7 @@ class TokenTimes {
   }
   void assign(std::size_t n, Nanos t);
   void reserve(std::size_t n) { off_.reserve(n); }
+  void shrink_to_fit() { off_.shrink_to_fit(); }
   void clear() noexcept {
     off_.clear();
     base_ = 0;

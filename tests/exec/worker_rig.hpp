@@ -71,7 +71,7 @@ struct WorkerRig {
       RequestRecord& rec = records.emplace_back();
       rec.index = static_cast<std::uint32_t>(records.size() - 1);
       rec.expected_output_tokens = 3;
-      worker->submit(Job{&rec, &body, "", t0});
+      worker->submit(Job{&rec, &body, "", 0, t0});
     }
     std::unique_lock<std::mutex> lk(mu);
     EXPECT_TRUE(cv.wait_for(lk, std::chrono::seconds(10), [&] { return completed == records.size(); }));
@@ -82,7 +82,7 @@ struct WorkerRig {
     rec.index = static_cast<std::uint32_t>(records.size() - 1);
     rec.expected_output_tokens = 3;
     t0 = now_ns();
-    worker->submit(Job{&rec, &body, "req-1", t0});
+    worker->submit(Job{&rec, &body, "req-1", 0, t0});
     std::unique_lock<std::mutex> lk(mu);
     const bool done = cv.wait_for(lk, std::chrono::seconds(10), [&] { return completed == records.size(); });
     EXPECT_TRUE(done) << "the worker never completed request " << rec.index;

@@ -5,6 +5,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <functional>
+#include <span>
 #include <vector>
 
 namespace sb {
@@ -79,6 +82,46 @@ TEST(Stats, MetricStatsFromSelectedRanksEqualsFromASort) {
       }
       std::sort(work.begin(), work.end());
       EXPECT_EQ(work, sorted);  // reordered, nothing lost or changed
+    }
+  }
+}
+
+// A stage's pooled ITLs are not listed but replayed from the token times as nanoseconds; their
+// statistics must be those of the seconds vLLM would list, to the last bit, across numpy's
+// 8,192-value reduction chunks too.
+TEST(Stats, NanosecondSamplesGiveTheStatisticsOfTheirSeconds) {
+  const std::vector<double> ps = {0.0, 1.0, 33.3, 50.0, 90.0, 99.0, 99.9, 100.0};
+  for (const int n : {0, 1, 2, 3, 8, 9, 100, 8191, 8192, 8193, 20000}) {
+    for (const std::uint32_t range : {0xffffffffu, 50'000u}) {  // every radix bucket, or all in the first
+      std::vector<std::uint32_t> ns;
+      for (int i = 0; i < n; ++i) {
+        const std::uint64_t v = static_cast<std::uint64_t>(i) * 2654435761u % 4294967296u % (std::uint64_t{range} + 1);
+        ns.push_back(i % 5 == 0 ? 20'000u : static_cast<std::uint32_t>(v));  // ties; values up to 4.29 s
+      }
+      std::vector<double> seconds;
+      for (const std::uint32_t x : ns) seconds.push_back(ns_to_s(static_cast<Nanos>(x)));
+      int replays = 0;
+      const NsReplay replay = [&](const std::function<void(std::span<const std::uint32_t>)>& sink) {
+        ++replays;
+        std::size_t i = 0;
+        for (std::size_t k = 0; i < ns.size(); ++k) {  // runs of any length, as a caller gives them
+          const std::size_t len = std::min<std::size_t>(1 + k * 389 % 1500, ns.size() - i);
+          sink(std::span<const std::uint32_t>(ns).subspan(i, len));
+          i += len;
+        }
+      };
+      const MetricStats got = metric_stats_ms(ns.size(), replay, ps);
+      const MetricStats want = metric_stats_ms(seconds, ps);
+      SCOPED_TRACE(testing::Message() << "n " << n << ", range " << range);
+      EXPECT_EQ(got.count, want.count);
+      EXPECT_EQ(got.mean_ms, want.mean_ms);
+      EXPECT_EQ(got.std_ms, want.std_ms);
+      EXPECT_EQ(got.median_ms, want.median_ms);
+      EXPECT_EQ(got.percentiles_ms, want.percentiles_ms);
+      if (n > 1) {
+        EXPECT_GT(got.std_ms, 0);
+      }
+      EXPECT_EQ(replays, n == 0 ? 0 : 4);  // mean, std, two radix passes: never a list
     }
   }
 }
