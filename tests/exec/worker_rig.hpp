@@ -46,6 +46,8 @@ struct WorkerRig {
   std::condition_variable cv;
   std::size_t completed = 0;
   Nanos t0 = 0;
+  int max_tokens = 3;  // the requests' expected_output_tokens
+  std::uint32_t request_cycle = 0;
   std::unique_ptr<Worker> worker;
 
   WorkerRig() {
@@ -80,9 +82,9 @@ struct WorkerRig {
     if (!worker) start();
     RequestRecord& rec = records.emplace_back();
     rec.index = static_cast<std::uint32_t>(records.size() - 1);
-    rec.expected_output_tokens = 3;
+    rec.expected_output_tokens = max_tokens;
     t0 = now_ns();
-    worker->submit(Job{&rec, &body, "req-1", 0, t0});
+    worker->submit(Job{&rec, &body, "req-1", request_cycle, t0});
     std::unique_lock<std::mutex> lk(mu);
     const bool done = cv.wait_for(lk, std::chrono::seconds(10), [&] { return completed == records.size(); });
     EXPECT_TRUE(done) << "the worker never completed request " << rec.index;

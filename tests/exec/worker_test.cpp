@@ -173,6 +173,34 @@ TEST(Worker, KeepAliveReusesOneConnectionForEveryRequest) {
   EXPECT_EQ(rig.net.log.closes, 0);
 }
 
+// Token times get room for max_tokens up front (no allocation per event); a stream that ends far
+// short of it gives the room back, or a 32,000-token max_tokens would keep 128 KB a request for the
+// whole stage (issue 13: memory per request).
+TEST(Worker, TokenRoomForMaxTokensIsGivenBackWhenTheStreamEndsFarShort) {
+  WorkerRig rig;
+  const std::string resp = worker_sse_response();
+  rig.net.add(FakeConnScript{std::vector<std::vector<FakeRead>>(2, worker_one_read(resp)), {}, false});
+  const RequestRecord& close = rig.send();  // max_tokens 3: the room fits the stream
+  expect_streamed_ok(close);
+  EXPECT_GE(close.token_ns.heap_bytes(), close.token_ns.size() * sizeof(std::uint32_t));
+  EXPECT_LE(close.token_ns.heap_bytes(), (3 + 2) * sizeof(std::uint32_t));
+  rig.max_tokens = 32000;
+  const RequestRecord& far = rig.send();
+  expect_streamed_ok(far);
+  EXPECT_EQ(far.token_ns.size(), close.token_ns.size());
+  EXPECT_LT(far.token_ns.heap_bytes(), 64u);
+}
+
+// A request of a cycled stage (the dataset reused) carries "<id>-c<cycle>", written by the worker.
+TEST(Worker, CycledRequestIdIsWrittenWithItsCycle) {
+  WorkerRig rig;
+  rig.request_cycle = 12;
+  rig.net.add(FakeConnScript{{worker_one_read(worker_sse_response())}, {}, false});
+  expect_streamed_ok(rig.send());
+  ASSERT_EQ(rig.net.log.requests.size(), 1u);
+  EXPECT_NE(rig.net.log.requests[0].find("\r\nx-request-id: req-1-c12\r\n"), std::string::npos) << rig.net.log.requests[0];
+}
+
 TEST(Worker, StaleIdleConnectionIsDroppedBeforeSendingOnIt) {
   WorkerRig rig;
   const std::string resp = worker_sse_response();
