@@ -59,7 +59,7 @@ struct ServerTimings {
 };
 
 // 200 bytes, the fields ordered so that nothing pads them (issue 13: memory per request; a stage
-// keeps every record until it is summarised). tests/metrics/request_record_test.cpp holds the size.
+// keeps every record until it is summarised). RequestRecordSize in tests/exec/record_chunks_test.cpp holds it.
 struct RequestRecord {
   std::uint32_t index = 0;      // position in the stage's request list (dataset order)
   Outcome outcome = Outcome::ok;
