@@ -85,7 +85,7 @@ double median_at(std::size_t n, At at) noexcept {
   if (n == 0) return 0;
   if (n % 2 == 1) return at(n / 2);
   const double two[2] = {at(n / 2 - 1), at(n / 2)};
-  return pairwise_sum_raw(two, 2) / 2.0;
+  return np_mean(two);
 }
 
 // numpy's add.reduce of f(x) over xs, kReduceChunk values at a time through one buffer: the same
