@@ -4,14 +4,6 @@
 
 namespace sb {
 
-int max_overlap(std::span<const Interval> intervals) {
-  InFlightSteps steps;
-  steps.reserve(intervals.size());
-  for (const Interval& iv : intervals) steps.add(iv.begin_ns, iv.end_ns);
-  steps.sort();
-  return steps.max_overlap();
-}
-
 void InFlightSteps::sort() { std::sort(words_.begin(), words_.end()); }
 
 int InFlightSteps::max_overlap() const {

@@ -2,21 +2,11 @@
 // Peak metrics of a stage (vllm/benchmarks/serve.py: max_concurrent_requests, max_output_tokens_per_s): the most requests in flight at once and the busiest second.
 #include <cstddef>
 #include <cstdint>
-#include <span>
 #include <vector>
 
 #include "core/clock.hpp"
 
 namespace sb {
-
-struct Interval {
-  Nanos begin_ns = 0, end_ns = 0;  // half-open [begin, end)
-};
-
-// Exact sweep-line maximum of overlapping half-open intervals. At equal times departures are
-// processed before arrivals, so back-to-back requests on one slot never count twice (vLLM [N]).
-// `intervals` is not modified.
-int max_overlap(std::span<const Interval> intervals);
 
 // Changes of the in-flight count over time, one 8-byte word each: time x 2, plus 1 for an arrival,
 // so that sorting the words puts a departure before an arrival at the same time and a slot handed
@@ -37,6 +27,7 @@ class InFlightSteps {
     for (const std::int64_t w : words_)
       if (f(Nanos{w >> 1}, (w & 1) != 0 ? +1 : -1)) return;
   }
+  // The most in flight at once: an exact sweep line over half-open [begin, end) intervals.
   int max_overlap() const;
 
  private:

@@ -15,6 +15,27 @@
 
 namespace sb {
 
+// A request with latency samples: sent, ok, and with a token event (a record marked ok without one
+// cannot have a TTFT; it counts as failed, as vLLM would count it).
+inline bool is_success(const RequestRecord& r) noexcept { return r.was_sent && r.ok() && !r.token_ns.empty(); }
+
+// Output tokens of a successful request: the client's count, or one per token event if it had none.
+inline int output_len(const RequestRecord& r) noexcept {
+  return r.output_tokens > 0 ? r.output_tokens : static_cast<int>(r.token_ns.size());
+}
+
+// put(gap_ns) for each gap between consecutive token events of a record with at least one.
+template <class Put>
+void each_token_gap(const RequestRecord& r, Put put) {
+  auto it = r.token_ns.begin();
+  Nanos prev = *it;
+  for (++it; it != r.token_ns.end(); ++it) {
+    const Nanos t = *it;
+    put(t - prev);
+    prev = t;
+  }
+}
+
 // `add(r, list)` for each record `keep` accepts; `size` is the list's exact length (growing by
 // doubling would hold up to twice the list).
 template <class T, class Keep, class Add>
@@ -38,11 +59,7 @@ MetricStats pooled_itl_stats_ms(const std::vector<RequestRecord>& records, Keep 
   for (const RequestRecord& r : records) {
     if (!keep(r)) continue;
     gaps += r.token_ns.size() - 1;
-    Nanos prev = r.token_ns.front();
-    for (const Nanos t : r.token_ns) {
-      fits = fits && t - prev >= 0 && t - prev <= static_cast<Nanos>(UINT32_MAX);
-      prev = t;
-    }
+    each_token_gap(r, [&fits](Nanos d) { fits = fits && d >= 0 && d <= static_cast<Nanos>(UINT32_MAX); });
   }
   if (fits) {
     const NsReplay replay = [&records, &keep](const std::function<void(std::span<const std::uint32_t>)>& sink) {
@@ -50,26 +67,20 @@ MetricStats pooled_itl_stats_ms(const std::vector<RequestRecord>& records, Keep 
       std::size_t used = 0;
       for (const RequestRecord& r : records) {
         if (!keep(r)) continue;
-        Nanos prev = r.token_ns.front();
-        bool first = true;
-        for (const Nanos t : r.token_ns) {
-          if (!first) {
-            run[used++] = static_cast<std::uint32_t>(t - prev);
-            if (used == std::size(run)) {
-              sink(std::span<const std::uint32_t>(run, used));
-              used = 0;
-            }
+        each_token_gap(r, [&](Nanos d) {
+          run[used++] = static_cast<std::uint32_t>(d);
+          if (used == std::size(run)) {
+            sink(std::span<const std::uint32_t>(run, used));
+            used = 0;
           }
-          first = false;
-          prev = t;
-        }
+        });
       }
       if (used > 0) sink(std::span<const std::uint32_t>(run, used));
     };
     return metric_stats_ms(gaps, replay, ps);
   }
   std::vector<double> s = collect<double>(records, gaps, keep, [](const RequestRecord& r, auto& xs) {
-    for (std::size_t i = 1; i < r.token_ns.size(); ++i) xs.push_back(ns_to_s(r.token_ns[i] - r.token_ns[i - 1]));
+    each_token_gap(r, [&xs](Nanos d) { xs.push_back(ns_to_s(d)); });
   });
   return metric_stats_ms(s, ps);
 }

@@ -63,12 +63,6 @@ Occupancy occupancy(const InFlightSteps& ev, Nanos a, Nanos b, int target) {
   return o;
 }
 
-bool succeeded(const RequestRecord& r) { return r.was_sent && r.ok() && !r.token_ns.empty(); }
-
-int output_len_of(const RequestRecord& r) {
-  return r.output_tokens > 0 ? r.output_tokens : static_cast<int>(r.token_ns.size());
-}
-
 double spread(const std::vector<double>& xs) {
   if (xs.size() < 2) return 0;
   const auto [lo, hi] = std::minmax_element(xs.begin(), xs.end());
@@ -80,7 +74,7 @@ double spread(const std::vector<double>& xs) {
 
 // Latency statistics of the successful requests sent in [a, b], one sample list at a time.
 void fill_latencies(const std::vector<RequestRecord>& records, Nanos a, Nanos b, std::span<const double> ps, SteadyState& s) {
-  const auto in_window = [a, b](const RequestRecord& r) { return succeeded(r) && r.sent_ns >= a && r.sent_ns <= b; };
+  const auto in_window = [a, b](const RequestRecord& r) { return is_success(r) && r.sent_ns >= a && r.sent_ns <= b; };
   std::size_t n = 0;
   for (const RequestRecord& r : records) n += in_window(r) ? 1 : 0;
   const auto stats = [&](auto add) {
@@ -90,7 +84,7 @@ void fill_latencies(const std::vector<RequestRecord>& records, Nanos a, Nanos b,
   s.ttft = stats([](const RequestRecord& r, auto& v) { v.push_back(ns_to_s(r.ttft_ns())); });
   s.tpot = stats([](const RequestRecord& r, auto& v) {
     const double ttft_s = ns_to_s(r.ttft_ns()), e2el_s = ns_to_s(r.latency_ns());
-    const int out = output_len_of(r);
+    const int out = output_len(r);
     if (out > 1) v.push_back((e2el_s - ttft_s) / (out - 1));  // vLLM's TPOT formula
   });
   s.itl = pooled_itl_stats_ms(records, in_window, ps);
@@ -101,10 +95,10 @@ void fill_latencies(const std::vector<RequestRecord>& records, Nanos a, Nanos b,
 double tokens_in(const std::vector<RequestRecord>& records, Nanos a, Nanos b) {
   double total = 0;
   for (const RequestRecord& r : records) {
-    if (!succeeded(r)) continue;
+    if (!is_success(r)) continue;
     std::size_t inside = 0;
     for (Nanos t : r.token_ns) inside += (t >= a && t <= b) ? 1 : 0;
-    total += static_cast<double>(output_len_of(r)) * static_cast<double>(inside) / static_cast<double>(r.token_ns.size());
+    total += static_cast<double>(output_len(r)) * static_cast<double>(inside) / static_cast<double>(r.token_ns.size());
   }
   return total;
 }
@@ -118,7 +112,7 @@ void fill_sub_windows(const std::vector<RequestRecord>& records, Nanos a, Nanos 
     int done = 0;
     std::vector<double> ttft;
     for (const RequestRecord& r : records) {
-      if (!succeeded(r)) continue;
+      if (!is_success(r)) continue;
       if (r.done_ns > lo && r.done_ns <= hi) ++done;
       // The last part includes its end, as the window does.
       if (r.sent_ns >= lo && (r.sent_ns < hi || (i + 1 == k && r.sent_ns == hi))) ttft.push_back(ns_to_s(r.ttft_ns()) * 1000);
@@ -179,7 +173,7 @@ SteadyState steady_window(const std::vector<RequestRecord>& records, const Stead
   double busy_ns = 0;
   for (const RequestRecord& r : records) {
     if (!r.was_sent) continue;
-    if (r.done_ns > a && r.done_ns <= b) ++s.completed, ok_done += succeeded(r) ? 1 : 0;
+    if (r.done_ns > a && r.done_ns <= b) ++s.completed, ok_done += is_success(r) ? 1 : 0;
     if (r.sent_ns >= a && r.sent_ns <= b) ++s.started, busy_ns += static_cast<double>(std::max<Nanos>(r.done_ns - r.sent_ns, 0));
   }
   s.request_throughput = ok_done / s.window_s;

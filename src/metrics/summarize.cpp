@@ -24,11 +24,6 @@ std::vector<double> percentile_set(const std::vector<double>& requested) {
   return {ps.begin(), ps.end()};
 }
 
-// Output tokens of a successful request: the client's count, or one per token event if it had none.
-int output_len(const RequestRecord& r) noexcept {
-  return r.output_tokens > 0 ? r.output_tokens : static_cast<int>(r.token_ns.size());
-}
-
 const char* source_category(const RequestRecord& r) noexcept {
   if (r.output_tokens <= 0) return "event_count";
   switch (r.token_source) {
@@ -60,10 +55,6 @@ bool is_good(const std::map<std::string, double>& slo_ms, double ttft_s, double 
   }
   return true;
 }
-
-// A request with a latency sample: sent, ok, and with a token event (a record marked ok without
-// one cannot have a TTFT; it counts as failed, as vLLM would count it).
-bool is_success(const RequestRecord& r) noexcept { return r.was_sent && r.ok() && !r.token_ns.empty(); }
 
 int prompt_len(const RequestRecord& r) noexcept {
   return r.prompt_tokens >= 0 ? r.prompt_tokens : std::max(r.dataset_prompt_tokens, 0);
@@ -120,7 +111,7 @@ int max_tokens_per_second(const std::vector<RequestRecord>& records) {
   Nanos t_min = 0, t_max = 0;
   bool any = false;
   for (const RequestRecord& r : records) {
-    if (!r.was_sent || !r.ok() || r.token_ns.empty()) continue;
+    if (!is_success(r)) continue;
     t_min = any ? std::min(t_min, r.sent_ns) : r.sent_ns;
     t_max = any ? std::max(t_max, r.token_ns.back()) : r.token_ns.back();
     any = true;

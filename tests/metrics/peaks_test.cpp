@@ -3,23 +3,32 @@
 
 #include <gtest/gtest.h>
 
+#include <utility>
 #include <vector>
 
 namespace sb {
 namespace {
 
+int max_overlap(const std::vector<std::pair<Nanos, Nanos>>& intervals) {
+  InFlightSteps steps;
+  steps.reserve(intervals.size());
+  for (const auto& [begin_ns, end_ns] : intervals) steps.add(begin_ns, end_ns);
+  steps.sort();
+  return steps.max_overlap();
+}
+
 TEST(Peaks, OverlapCountsHalfOpenIntervals) {
   // [0,10) [5,15) [10,20) [12,13): at 12 three are open ([5,15) [10,20) [12,13)).
-  const std::vector<Interval> v{{0, 10}, {5, 15}, {10, 20}, {12, 13}};
+  const std::vector<std::pair<Nanos, Nanos>> v{{0, 10}, {5, 15}, {10, 20}, {12, 13}};
   EXPECT_EQ(max_overlap(v), 3);
 }
 
 TEST(Peaks, DepartureBeforeArrivalAtSameTime) {
   // One slot reused back to back: never two at once.
-  const std::vector<Interval> v{{0, 10}, {10, 20}, {20, 30}};
+  const std::vector<std::pair<Nanos, Nanos>> v{{0, 10}, {10, 20}, {20, 30}};
   EXPECT_EQ(max_overlap(v), 1);
-  EXPECT_EQ(max_overlap(std::vector<Interval>{}), 0);
-  EXPECT_EQ(max_overlap(std::vector<Interval>{{5, 5}}), 0);  // empty interval
+  EXPECT_EQ(max_overlap(std::vector<std::pair<Nanos, Nanos>>{}), 0);
+  EXPECT_EQ(max_overlap(std::vector<std::pair<Nanos, Nanos>>{{5, 5}}), 0);  // empty interval
 }
 
 TEST(Peaks, SecondBins) {
