@@ -6,6 +6,8 @@
 #   bench/truth/run_truth.sh [BIN] [SECONDS] [SCENARIO...]
 # SCENARIO = streams:itl_ms (closed loop, that many in flight) or rate@R:itl_ms (Poisson, R req/s)
 #            or inf@N:itl_ms (N requests all at once). Default: 1:20 100:20 1000:20 4000:50 rate@1000:5 inf@1000:20
+# ARRIVAL_TIME=read measures with `run --arrival-time read` (the client's read times, as vLLM's
+# client) instead of the default kernel receive times.
 set -euo pipefail
 bin="$(realpath "${1:-build/default/servebench}")"
 seconds="${2:-10}"
@@ -17,7 +19,8 @@ dir=$(mktemp -d)
 trap 'kill "$sim" 2>/dev/null || true; rm -rf "$dir"' EXIT
 ulimit -n 65536 2>/dev/null || true
 tokens=32
-echo "# $(date -u +%FT%TZ) $(git -C "$here" rev-parse --short HEAD 2>/dev/null) $(nproc) cores; $tokens tokens per request"
+arrival="${ARRIVAL_TIME:-kernel}"
+echo "# $(date -u +%FT%TZ) $(git -C "$here" rev-parse --short HEAD 2>/dev/null) $(nproc) cores; $tokens tokens per request; --arrival-time $arrival"
 for sc in "${scenarios[@]}"; do
   load="${sc%%:*}" itl="${sc##*:}"
   rm -f "$dir"/*
@@ -31,7 +34,7 @@ for sc in "${scenarios[@]}"; do
     *) args=(--concurrency "$load" --stage-seconds "$seconds") ;;
   esac
   taskset -c 1 "$bin" run --port "$port" "${args[@]}" --random-input-len 16 --random-output-len "$tokens" \
-    --ignore-eos --client-threads 1 --no-preflight-request --output-json "$dir/s.json" \
+    --ignore-eos --client-threads 1 --arrival-time "$arrival" --no-preflight-request --output-json "$dir/s.json" \
     --requests-jsonl "$dir/r.jsonl" --disable-tqdm > "$dir/run.out" 2>&1 || { echo "$sc: run failed"; tail -3 "$dir/run.out"; }
   kill "$sim"; wait "$sim" 2>/dev/null || true
   echo "$sc $(python3 "$here/compare.py" "$dir/s.json" "$dir/r.jsonl" "$dir/tokens.log")"

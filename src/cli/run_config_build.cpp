@@ -96,6 +96,9 @@ void read_target(const OptionReader& r, const EnvLookup& env, RunConfig& c) {
   c.client.timeout_s = r.number("timeout-s", kAny, false).value_or(21600);
   c.client.idle_timeout_s = r.number("idle-timeout-s", kAny, false).value_or(300);
   c.client.threads = r.integer("client-threads", std::numeric_limits<int>::min()).value_or(0);
+  const std::string arrival = r.text("arrival-time").value_or("kernel");
+  if (arrival == "read") c.client.kernel_arrival_times = false;
+  else if (arrival != "kernel") r.error("arrival-time", fmt::format("'{}' is not one of kernel, read", arrival));
 }
 
 void read_range_ratio(const OptionReader& r, DatasetConfig& d) {

@@ -35,6 +35,10 @@ constexpr std::array kFlags{
     FlagSpec{"idle-timeout-s", K::value, "max seconds of silence within one response (default 300)",
              "client.idle_timeout_s"},
     FlagSpec{"client-threads", K::value, "client worker threads, at most 1024 (default: number of cores)", "client.threads"},
+    FlagSpec{"arrival-time", K::value,
+             "kernel | read: stamp response bytes when they reached this machine (the kernel's receive time, "
+             "plain HTTP; default) or when the client read them (vLLM's way; always so over TLS)",
+             "client.kernel_arrival_times"},
     // Dataset
     FlagSpec{"dataset-name", K::value, "random | sharegpt | custom (default random)", "dataset.name"},
     FlagSpec{"dataset-path", K::value, "dataset file (sharegpt JSON, custom JSONL)", "dataset.path"},

@@ -81,10 +81,15 @@ boost::asio::awaitable<Attempt> http_exchange(PooledConn& c, const Job& job, Dea
   const bool wrote = !ec;
   c.reader.start();
   c.buf.clear();
+  Nanos last_t_ns = 0;
   while (!ec) {
     s.expires_at(operation_deadline(ctx.opt, deadline));  // the idle limit: every read, between chunks too
     const std::size_t n = co_await s.read_some(c.buf.prepare(kReadChunk), ec);
-    const Nanos t_ns = now_ns() - job.t0_ns;  // one clock read per read syscall
+    // One clock read per read syscall. Where the stream has the kernel's receive time (plain TCP,
+    // --arrival-time kernel), the bytes are stamped when they reached the machine, not when this
+    // thread got to them; never before the previous read's, so token times stay in order.
+    const Nanos t_ns = std::max(last_t_ns, s.arrival_ns(now_ns()) - job.t0_ns);
+    last_t_ns = t_ns;
     c.buf.commit(n);
     if (n == 0) continue;
     std::string perr;

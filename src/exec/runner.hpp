@@ -30,6 +30,10 @@ struct ClientOptions {
   int threads = 0;                        // worker threads; 0 = hardware concurrency
   bool keep_text = false;                 // keep generated text in records (--save-detailed / re-tokenize)
   double stop_grace_s = 3.0;              // after request_stop(): time in-flight requests get to finish
+  // Stamp each read with the kernel's receive time of its bytes (plain TCP, SO_TIMESTAMPNS) rather
+  // than the time this client's thread got to it: a busy client thread then adds no latency.
+  // false = the read time, as vLLM's client measures (--arrival-time read).
+  bool kernel_arrival_times = true;
 };
 
 // One request of a stage; its body is the stage's bodies[i] for requests[i].

@@ -60,6 +60,7 @@ Worker::Impl::Impl(Worker& w, const ClientOptions& o, JobDone done, StreamFactor
     : owner(w), opt(o), on_done(std::move(done)), decoder(o.api) {
   if (!make_stream) {
     dialer.emplace(ioc, opt.endpoint);
+    dialer->use_kernel_arrival_times(opt.kernel_arrival_times);
     make_stream = [this]() -> std::unique_ptr<ByteStream> { return dialer->open(); };
   }
   pool.emplace(std::move(make_stream), decoder, opt.keep_text, owner.idle_);

@@ -9,17 +9,22 @@
 #include <openssl/err.h>
 #include <openssl/ssl.h>
 #include <sys/socket.h>
+#include <sys/uio.h>
 
 #include <array>
 #include <boost/asio.hpp>
+#include <boost/asio/steady_timer.hpp>
 #include <boost/asio/ssl.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/ssl.hpp>
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <ctime>
+#include <memory>
 #include <optional>
 
+#include "core/clock.hpp"
 #include "net/tls.hpp"
 
 namespace sb {
@@ -47,6 +52,117 @@ bool not_a_tls_answer(const error_code& ec) {
 constexpr std::size_t kBytesAckedOffset = sizeof(::tcp_info) + 2 * sizeof(std::uint64_t);
 static_assert(sizeof(::tcp_info) == 104, "glibc's tcp_info layout changed");
 
+// The deadline of a read that goes through recvmsg (for the kernel's receive time): Beast's own
+// timer runs only during Beast's operations, so these reads keep their own. Shared with the timer's
+// handler, which may run after the connection is gone (queued before it was destroyed): it then
+// finds no socket and does nothing.
+struct ReadWait {
+  explicit ReadWait(asio::io_context& ioc) : timer(ioc) {}
+  asio::steady_timer timer;
+  tcp::socket* socket = nullptr;  // null once the connection is destroyed
+  Deadline deadline = Deadline::max();
+  std::uint64_t generation = 0;   // of the timer's pending wait: an older wait's handler does nothing
+  bool armed = false;
+  bool waiting = false;           // a read is parked until the socket is readable
+  bool timed_out = false;
+};
+
+// Lazy: the deadline moves with every read (the idle limit), and re-arming a timer for each read
+// would cost a timer-queue insert and a cancelled handler per event. So a timer stays armed across
+// reads; when it fires before the (since moved) deadline it arms again, once per idle period at most.
+void arm(const std::shared_ptr<ReadWait>& w) {
+  if (w->deadline == Deadline::max()) return;
+  if (w->armed && w->timer.expiry() <= w->deadline) return;
+  const std::uint64_t generation = ++w->generation;
+  w->armed = true;
+  w->timer.expires_at(w->deadline);  // a wait still pending ends as aborted, of an older generation
+  w->timer.async_wait([w, generation](const error_code& ec) {
+    if (generation != w->generation) return;
+    w->armed = false;
+    if (ec || w->socket == nullptr || !w->waiting) return;
+    if (std::chrono::steady_clock::now() < w->deadline) return arm(w);
+    w->timed_out = true;
+    error_code ignored;
+    w->socket->cancel(ignored);
+  });
+}
+
+// One non-blocking recvmsg; `real_ns` is the kernel's receive time (CLOCK_REALTIME) of the last
+// segment it read from, 0 where the kernel gave none.
+ssize_t recv_stamped(int fd, asio::mutable_buffer into, std::int64_t& real_ns) {
+  ::iovec iov{into.data(), into.size()};
+  alignas(::cmsghdr) std::array<char, CMSG_SPACE(sizeof(::timespec))> control{};
+  ::msghdr msg{};
+  msg.msg_iov = &iov;
+  msg.msg_iovlen = 1;
+  msg.msg_control = control.data();
+  msg.msg_controllen = control.size();
+  const ssize_t n = ::recvmsg(fd, &msg, MSG_DONTWAIT);
+  if (n <= 0) return n;
+  real_ns = 0;
+  for (::cmsghdr* c = CMSG_FIRSTHDR(&msg); c != nullptr; c = CMSG_NXTHDR(&msg, c)) {
+    if (c->cmsg_level != SOL_SOCKET || c->cmsg_type != SCM_TIMESTAMPNS) continue;
+    ::timespec ts{};
+    std::memcpy(&ts, CMSG_DATA(c), sizeof ts);
+    real_ns = static_cast<std::int64_t>(ts.tv_sec) * 1'000'000'000 + ts.tv_nsec;
+  }
+  return n;
+}
+
+// What asio's read does, through recvmsg: a speculative read first, then a wait for readability.
+asio::awaitable<std::size_t> read_stamped(std::shared_ptr<ReadWait> w, asio::mutable_buffer into, error_code& ec,
+                                          std::int64_t& real_ns) {
+  ec = {};
+  for (;;) {
+    const ssize_t n = recv_stamped(w->socket->native_handle(), into, real_ns);
+    if (n > 0) co_return static_cast<std::size_t>(n);
+    if (n == 0) {
+      if (into.size() > 0) ec = asio::error::eof;
+      co_return 0;
+    }
+    const int err = errno;
+    if (err == EINTR) continue;
+    if (err != EAGAIN && err != EWOULDBLOCK) {
+      ec.assign(err, boost::system::system_category());
+      co_return 0;
+    }
+    if (std::chrono::steady_clock::now() >= w->deadline) {
+      ec = timeout_error();
+      co_return 0;
+    }
+    arm(w);
+    w->waiting = true;
+    co_await w->socket->async_wait(tcp::socket::wait_read, asio::redirect_error(asio::use_awaitable, ec));
+    w->waiting = false;
+    if (w->timed_out) {
+      w->timed_out = false;
+      ec = timeout_error();
+      co_return 0;
+    }
+    if (ec) co_return 0;
+  }
+}
+
+// CLOCK_REALTIME minus the steady clock, per thread, read again every 100 ms: the two differ only
+// by a step of the wall clock, and a stale difference lasts no longer than that.
+std::int64_t realtime_minus_steady(std::int64_t steady_now) {
+  thread_local bool known = false;
+  thread_local std::int64_t refreshed_at = 0;
+  thread_local std::int64_t offset = 0;
+  if (known && steady_now - refreshed_at < 100'000'000) return offset;
+  known = true;
+  const std::int64_t before = now_ns();
+  const std::int64_t real = unix_now_ns();
+  const std::int64_t after = now_ns();
+  offset = real - before / 2 - after / 2;
+  refreshed_at = after;
+  return offset;
+}
+
+// A receive time further before its read than this is not believed (a wall-clock step between two
+// refreshes of the offset): the read time stands instead.
+constexpr std::int64_t kMaxArrivalAgeNs = 10'000'000'000;
+
 }  // namespace
 
 error_code timeout_error() { return beast::error::timeout; }
@@ -61,6 +177,7 @@ struct Dialer::Impl {
   std::optional<asio::ssl::context> tls_ctx;
   std::string setup_error;
   std::optional<tcp::resolver::results_type> resolved;
+  bool kernel_arrival_times = false;
 };
 
 Dialer::Dialer(asio::io_context& ioc, Endpoint endpoint)
@@ -73,6 +190,7 @@ Dialer::Dialer(asio::io_context& ioc, Endpoint endpoint)
 Dialer::~Dialer() = default;
 const Endpoint& Dialer::endpoint() const noexcept { return impl_->ep; }
 const std::string& Dialer::setup_error() const noexcept { return impl_->setup_error; }
+void Dialer::use_kernel_arrival_times(bool on) noexcept { impl_->kernel_arrival_times = on; }
 std::unique_ptr<Connection> Dialer::open() { return std::make_unique<Connection>(*this); }
 
 struct Connection::Impl {
@@ -80,6 +198,13 @@ struct Connection::Impl {
     if (d.tls_ctx) tls.emplace(d.ioc, *d.tls_ctx);
     else plain.emplace(d.ioc);
   }
+  ~Impl() {
+    if (!wait) return;
+    wait->socket = nullptr;  // a handler already queued must not touch the socket
+    wait->timer.cancel();
+  }
+  Impl(const Impl&) = delete;
+  Impl& operator=(const Impl&) = delete;
   beast::tcp_stream& lowest() { return tls ? beast::get_lowest_layer(*tls) : *plain; }
   const beast::tcp_stream& lowest() const { return tls ? beast::get_lowest_layer(*tls) : *plain; }
 
@@ -90,6 +215,10 @@ struct Connection::Impl {
   // Plain TCP: bytes_acked() once connected (Linux counts the SYN) plus every byte handed to write()
   // since. A write that fails ends the connection, so the count is exact while it is in use.
   std::uint64_t acked_when_all_sent = 0;
+  // Plain TCP with SO_TIMESTAMPNS on: reads go through recvmsg (read_stamped) with this deadline,
+  // and the latest read's kernel receive time (CLOCK_REALTIME ns, 0 = none) is kept here.
+  std::shared_ptr<ReadWait> wait;
+  std::int64_t arrival_real_ns = 0;
 };
 
 Connection::Connection(Dialer& dialer) : impl_(std::make_unique<Impl>(*dialer.impl_)) {}
@@ -134,7 +263,15 @@ asio::awaitable<void> Connection::connect(Deadline deadline, ConnectError& error
     }
   }
   m.connected = true;
-  if (!m.tls) m.acked_when_all_sent = bytes_acked();
+  if (m.tls) co_return;
+  m.acked_when_all_sent = bytes_acked();
+  const int on = 1;
+  if (d.kernel_arrival_times && !m.wait &&
+      ::setsockopt(stream.socket().native_handle(), SOL_SOCKET, SO_TIMESTAMPNS, &on, sizeof on) == 0) {
+    m.wait = std::make_shared<ReadWait>(d.ioc);
+    m.wait->socket = &stream.socket();
+    m.wait->deadline = deadline;
+  }
 }
 
 // Not coroutines: they return the stream's own awaitable, so a read costs what it did before this
@@ -148,10 +285,24 @@ asio::awaitable<std::size_t> Connection::write(asio::const_buffer head, asio::co
 
 asio::awaitable<std::size_t> Connection::read_some(asio::mutable_buffer into, error_code& ec) {
   if (impl_->tls) return impl_->tls->async_read_some(into, asio::redirect_error(asio::use_awaitable, ec));
+  if (impl_->wait) return read_stamped(impl_->wait, into, ec, impl_->arrival_real_ns);
   return impl_->plain->async_read_some(into, asio::redirect_error(asio::use_awaitable, ec));
 }
 
-void Connection::expires_at(Deadline deadline) { impl_->lowest().expires_at(deadline); }
+void Connection::expires_at(Deadline deadline) {
+  impl_->lowest().expires_at(deadline);
+  if (impl_->wait) impl_->wait->deadline = deadline;
+}
+
+bool Connection::kernel_arrival_times() const noexcept { return impl_->wait != nullptr; }
+
+std::int64_t Connection::arrival_ns(std::int64_t read_at) const {
+  const std::int64_t real = impl_->arrival_real_ns;
+  if (real == 0) return read_at;
+  const std::int64_t steady = real - realtime_minus_steady(read_at);
+  if (steady > read_at || read_at - steady > kMaxArrivalAgeNs) return read_at;
+  return steady;
+}
 
 void Connection::close() {
   impl_->connected = false;

@@ -78,6 +78,12 @@ class ByteStream {
   // it here, without a system call per request; TLS (records, not the bytes written) and streams
   // that know no better read bytes_acked() now.
   virtual std::uint64_t acked_mark() const { return bytes_acked(); }
+  // When the last byte of the latest read reached this machine, on the steady clock: the kernel's
+  // receive time where the stream has it (plain TCP with kernel arrival times on), else `read_at`,
+  // the time the caller saw the read complete. Never after `read_at`. A client thread busy with
+  // other sockets reads late; the kernel's time does not move with it, so a burst of events read
+  // one socket after another is not a burst of made-up latency.
+  virtual std::int64_t arrival_ns(std::int64_t read_at) const { return read_at; }
 };
 
 // The error a passed deadline gives, and the errors that mean "the peer closed the connection"
@@ -103,6 +109,9 @@ class Dialer {
   // Non-empty when the TLS context could not be set up (no CA store): handshakes would then fail
   // verification. The cold path reports it at once; the load client lets each request fail.
   const std::string& setup_error() const noexcept;
+  // Plain TCP connections opened after this ask the kernel for each segment's receive time
+  // (SO_TIMESTAMPNS) and read through recvmsg; arrival_ns() then reports it. TLS ignores it.
+  void use_kernel_arrival_times(bool on) noexcept;
   std::unique_ptr<Connection> open();  // a new connection, not yet connected
 
   struct Impl;  // defined in connection.cpp
@@ -128,7 +137,9 @@ class Connection final : public ByteStream {
   bool usable() const override;
   std::uint64_t bytes_acked() const override;
   std::uint64_t acked_mark() const override;
+  std::int64_t arrival_ns(std::int64_t read_at) const override;
   bool tls() const noexcept;
+  bool kernel_arrival_times() const noexcept;  // connected with SO_TIMESTAMPNS on
 
  private:
   struct Impl;

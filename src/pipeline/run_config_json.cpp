@@ -88,6 +88,8 @@ std::string redacted_config_json(const RunConfig& c, const std::string& model_id
   j["api_key_source"] = c.api_key_source.empty() ? Json(nullptr) : Json(c.api_key_source);
   j["timeout_s"] = c.client.timeout_s;
   j["idle_timeout_s"] = c.client.idle_timeout_s;
+  // What the run asked for; over TLS reads are stamped when read whatever it says.
+  j["arrival_time"] = c.client.kernel_arrival_times && !c.client.endpoint.tls ? "kernel" : "read";
   j["num_warmups"] = c.num_warmups;
   j["percentile_metrics"] = c.percentile_metrics;
   j["metric_percentiles"] = c.metric_percentiles;

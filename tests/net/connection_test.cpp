@@ -9,6 +9,7 @@
 #include <boost/asio/io_context.hpp>
 #include <thread>
 
+#include "core/clock.hpp"
 #include "net/fake_server.hpp"
 #include "net/tls_fake_server.hpp"
 
@@ -206,6 +207,141 @@ TEST(Connection, ExpiredDeadlineTimesOutARead) {
   ConnCall call;
   run_coro(ioc, conn_read_after_deadline(*conn, call));
   EXPECT_FALSE(call.error.failed());
+  EXPECT_TRUE(is_timeout(call.read_error)) << call.read_error.message();
+}
+
+// Kernel arrival times (Dialer::use_kernel_arrival_times): the bytes a late read finds are
+// stamped when they reached the machine, not when the read ran.
+struct LateRead {
+  ConnectError error;
+  boost::system::error_code read_error;
+  std::string reply;
+  std::int64_t read_at_ns = 0, arrival_at_ns = 0;
+};
+
+asio::awaitable<void> conn_read_late(Connection& conn, LateRead& out, int late_ms) {
+  co_await conn.connect(in_seconds(5), out.error);
+  if (out.error.failed()) co_return;
+  boost::system::error_code ec;
+  const std::string req = "GET / HTTP/1.1\r\n\r\n";
+  co_await conn.write(asio::buffer(req), asio::const_buffer(), ec);
+  std::this_thread::sleep_for(std::chrono::milliseconds(late_ms));  // the client thread is busy elsewhere
+  conn.expires_at(in_seconds(5));
+  char buf[256];
+  const std::size_t n = co_await conn.read_some(asio::buffer(buf), ec);
+  out.read_at_ns = now_ns();
+  out.arrival_at_ns = conn.arrival_ns(out.read_at_ns);
+  out.reply.assign(buf, n);
+  out.read_error = ec;
+}
+
+std::int64_t steady_ns(std::chrono::steady_clock::time_point t) {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(t.time_since_epoch()).count();
+}
+
+TEST(Connection, KernelArrivalTimeIsWhenTheBytesCameNotWhenTheyWereRead) {
+  for (const bool kernel : {true, false}) {
+    std::atomic<std::int64_t> sent_at{0};
+    test::FakeServer server([&](test::FakeConn& c, const test::FakeRequest&) {
+      c.send("data: x\n\n");
+      sent_at = steady_ns(c.last_send_start);
+      c.sleep_ms(500);
+      return false;
+    });
+    asio::io_context ioc(1);
+    Dialer dialer(ioc, conn_endpoint("http", "127.0.0.1", server.port()));
+    dialer.use_kernel_arrival_times(kernel);
+    auto conn = dialer.open();
+    LateRead late;
+    run_coro(ioc, conn_read_late(*conn, late, 120));
+    ASSERT_FALSE(late.error.failed()) << late.error.ec.message();
+    ASSERT_FALSE(late.read_error) << late.read_error.message();
+    EXPECT_EQ(late.reply, "data: x\n\n");
+    EXPECT_EQ(conn->kernel_arrival_times(), kernel);
+    ASSERT_GT(sent_at.load(), 0);
+    // The server sent right after it read the request, well before the read 120 ms later.
+    EXPECT_GE(late.read_at_ns - sent_at, 100'000'000);
+    if (kernel) {
+      EXPECT_GE(late.arrival_at_ns, sent_at.load());
+      EXPECT_LT(late.arrival_at_ns - sent_at, 60'000'000) << "stamped when read, not when it came";
+    } else {
+      EXPECT_EQ(late.arrival_at_ns, late.read_at_ns);
+    }
+  }
+}
+
+// Two reads with kernel arrival times: the first with `first_s` to its deadline, the second with
+// `second_s`. The server answers the first at once and the second after `second_after_ms`.
+struct TwoReads {
+  ConnectError error;
+  boost::system::error_code first, second;
+  double second_took_s = 0;
+};
+
+asio::awaitable<void> conn_two_reads(Connection& conn, TwoReads& out, double first_s, double second_s) {
+  co_await conn.connect(in_seconds(5), out.error);
+  if (out.error.failed()) co_return;
+  boost::system::error_code ec;
+  const std::string req = "GET / HTTP/1.1\r\n\r\n";
+  co_await conn.write(asio::buffer(req), asio::const_buffer(), ec);
+  char buf[64];
+  conn.expires_at(in_seconds(first_s));
+  co_await conn.read_some(asio::buffer(buf), ec);
+  out.first = ec;
+  const auto start = std::chrono::steady_clock::now();
+  conn.expires_at(in_seconds(second_s));
+  co_await conn.read_some(asio::buffer(buf), ec);
+  out.second = ec;
+  out.second_took_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+TEST(Connection, KernelArrivalReadsKeepTheirDeadlinesWhenTheyMove) {
+  // Later: the first read's timer (armed at 50 ms while it waited) fires during the second read,
+  // whose deadline is 1.5 s away; the second read must still get its bytes at ~150 ms.
+  // Earlier: the second read's deadline (60 ms) is before the first's (5 s) and must hold.
+  for (const bool later : {true, false}) {
+    test::FakeServer server([&](test::FakeConn& c, const test::FakeRequest&) {
+      c.sleep_ms(10);
+      c.send("a");
+      if (later) {
+        c.sleep_ms(150);
+        c.send("b");
+      }
+      c.sleep_ms(2000);
+      return false;
+    });
+    asio::io_context ioc(1);
+    Dialer dialer(ioc, conn_endpoint("http", "127.0.0.1", server.port()));
+    dialer.use_kernel_arrival_times(true);
+    auto conn = dialer.open();
+    TwoReads r;
+    run_coro(ioc, conn_two_reads(*conn, r, later ? 0.05 : 5, later ? 1.5 : 0.06));
+    ASSERT_FALSE(r.error.failed()) << r.error.ec.message();
+    ASSERT_TRUE(conn->kernel_arrival_times());
+    EXPECT_FALSE(r.first) << r.first.message();
+    if (later) {
+      EXPECT_FALSE(r.second) << "the moved deadline was not honoured: " << r.second.message();
+      EXPECT_LT(r.second_took_s, 1.0);
+    } else {
+      EXPECT_TRUE(is_timeout(r.second)) << r.second.message();
+      EXPECT_LT(r.second_took_s, 1.0) << "the earlier deadline waited for the first read's";
+    }
+  }
+}
+
+TEST(Connection, KernelArrivalReadTimesOutAtItsDeadline) {
+  test::FakeServer server([](test::FakeConn& c, const test::FakeRequest&) {
+    c.sleep_ms(1000);
+    return false;
+  });
+  asio::io_context ioc(1);
+  Dialer dialer(ioc, conn_endpoint("http", "127.0.0.1", server.port()));
+  dialer.use_kernel_arrival_times(true);
+  auto conn = dialer.open();
+  ConnCall call;
+  run_coro(ioc, conn_read_after_deadline(*conn, call));
+  EXPECT_FALSE(call.error.failed());
+  EXPECT_TRUE(conn->kernel_arrival_times());
   EXPECT_TRUE(is_timeout(call.read_error)) << call.read_error.message();
 }
 
