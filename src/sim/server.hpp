@@ -1,8 +1,9 @@
 #pragma once
 // The simulator's OpenAI-compatible HTTP/1.1 front end (Boost.Asio/Beast, C++20 coroutines; all
-// Asio code lives in server.cpp). It talks to a sim::Backend only: submit on request arrival,
-// cancel when the client goes away, and one timer re-armed to the earliest wake-up advance()
-// returns; on each wake it writes the produced tokens to their streams.
+// Asio code lives in server.cpp, server_session.cpp and server_hub.cpp). It talks to a
+// sim::Backend only: submit on request arrival, cancel when the client goes away, and one timer
+// re-armed to the earliest wake-up advance() returns; on each wake it writes the produced tokens
+// to their streams.
 //
 // Threading: one io_context on one thread runs the acceptor, every connection and the backend, so
 // the backend needs no locks. To stay off the critical path of the tests it pre-formats each
