@@ -42,7 +42,8 @@ int main(int argc, char** argv) {
     const int code = sb::cli::run_guarded(c, argc - 1, argv + 1, signals.token());
     if (signals.token().stop_requested()) {
       // A stop may have left a helper thread blocked in a call that cannot be interrupted (the
-      // preflight's HTTP call, pipeline/run_pipeline.cpp): exit without destroying globals under it.
+      // preflight's HTTP call, started by prepare_until_stopped in pipeline/run_prepare.cpp): exit
+      // without destroying globals under it.
       std::fflush(nullptr);
       std::_Exit(code);
     }
