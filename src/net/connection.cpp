@@ -65,6 +65,10 @@ struct ReadWait {
   bool armed = false;
   bool waiting = false;           // a read is parked until the socket is readable
   bool timed_out = false;
+  // The last read left the socket empty (it returned less than it asked for), so the next one
+  // waits for readiness without a read first: a streamed event per read would otherwise cost an
+  // extra recvmsg that finds nothing (asio's async_wait re-arms epoll with epoll_ctl either way).
+  bool drained = true;
 };
 
 // Lazy: the deadline moves with every read (the idle limit), and re-arming a timer for each read
@@ -109,22 +113,28 @@ ssize_t recv_stamped(int fd, asio::mutable_buffer into, std::int64_t& real_ns) {
   return n;
 }
 
-// What asio's read does, through recvmsg: a speculative read first, then a wait for readability.
+// What asio's read does, through recvmsg: a read, and a wait for readability when it finds nothing
+// (or first, when the last read emptied the socket).
 asio::awaitable<std::size_t> read_stamped(std::shared_ptr<ReadWait> w, asio::mutable_buffer into, error_code& ec,
                                           std::int64_t& real_ns) {
   ec = {};
-  for (;;) {
-    const ssize_t n = recv_stamped(w->socket->native_handle(), into, real_ns);
-    if (n > 0) co_return static_cast<std::size_t>(n);
-    if (n == 0) {
-      if (into.size() > 0) ec = asio::error::eof;
-      co_return 0;
-    }
-    const int err = errno;
-    if (err == EINTR) continue;
-    if (err != EAGAIN && err != EWOULDBLOCK) {
-      ec.assign(err, boost::system::system_category());
-      co_return 0;
+  for (bool try_read = !w->drained;; try_read = true) {
+    if (try_read) {
+      const ssize_t n = recv_stamped(w->socket->native_handle(), into, real_ns);
+      if (n > 0) {
+        w->drained = static_cast<std::size_t>(n) < into.size();
+        co_return static_cast<std::size_t>(n);
+      }
+      if (n == 0) {
+        if (into.size() > 0) ec = asio::error::eof;
+        co_return 0;
+      }
+      const int err = errno;
+      if (err == EINTR) continue;
+      if (err != EAGAIN && err != EWOULDBLOCK) {
+        ec.assign(err, boost::system::system_category());
+        co_return 0;
+      }
     }
     if (std::chrono::steady_clock::now() >= w->deadline) {
       ec = timeout_error();
