@@ -23,6 +23,7 @@
 #include <ctime>
 #include <memory>
 #include <optional>
+#include <type_traits>
 
 #include "core/clock.hpp"
 #include "net/tls.hpp"
@@ -63,12 +64,8 @@ struct ReadWait {
   Deadline deadline = Deadline::max();
   std::uint64_t generation = 0;   // of the timer's pending wait: an older wait's handler does nothing
   bool armed = false;
-  bool waiting = false;           // a read is parked until the socket is readable
+  bool waiting = false;           // a read is pending
   bool timed_out = false;
-  // The last read left the socket empty (it returned less than it asked for), so the next one
-  // waits for readiness without a read first: a streamed event per read would otherwise cost an
-  // extra recvmsg that finds nothing (asio's async_wait re-arms epoll with epoll_ctl either way).
-  bool drained = true;
 };
 
 // Lazy: the deadline moves with every read (the idle limit), and re-arming a timer for each read
@@ -113,44 +110,105 @@ ssize_t recv_stamped(int fd, asio::mutable_buffer into, std::int64_t& real_ns) {
   return n;
 }
 
-// What asio's read does, through recvmsg: a read, and a wait for readability when it finds nothing
-// (or first, when the last read emptied the socket).
+// asio's read of a socket, with recvmsg and its control message: the reactor runs do_perform at once
+// (speculatively) and again each time epoll says the socket is readable, as it does its own
+// reactive_socket_recv_op (this mirrors it), so the bytes are read when they can be, not when the
+// coroutine gets to run; an async_wait and a read in the coroutine would read later (more segments
+// merged into one, stamped with the last) and re-arm epoll with an epoll_ctl each time.
+template <class Handler, class IoExecutor>
+class StampedRecvOp : public asio::detail::reactor_op {
+ public:
+  BOOST_ASIO_DEFINE_HANDLER_PTR(StampedRecvOp);
+
+  StampedRecvOp(int fd, asio::mutable_buffer into, std::int64_t* real_ns, Handler& handler, const IoExecutor& io_ex)
+      : reactor_op(error_code(), &StampedRecvOp::do_perform, &StampedRecvOp::do_complete),
+        fd_(fd), into_(into), real_ns_(real_ns), handler_(std::move(handler)), work_(handler_, io_ex) {}
+
+  static status do_perform(reactor_op* base) {
+    auto* o = static_cast<StampedRecvOp*>(base);
+    ssize_t n = 0;
+    do n = recv_stamped(o->fd_, o->into_, *o->real_ns_);
+    while (n < 0 && errno == EINTR);
+    if (n < 0) {
+      if (errno == EAGAIN || errno == EWOULDBLOCK) return not_done;
+      o->ec_.assign(errno, boost::system::system_category());
+      o->bytes_transferred_ = 0;
+      return done;
+    }
+    o->bytes_transferred_ = static_cast<std::size_t>(n);
+    if (n > 0) return done;
+    if (o->into_.size() > 0) o->ec_ = asio::error::eof;  // a stream socket's 0 bytes: the peer closed
+    return done_and_exhausted;
+  }
+
+  static void do_complete(void* owner, asio::detail::operation* base, const error_code&, std::size_t) {
+    auto* o = static_cast<StampedRecvOp*>(base);
+    ptr p = {asio::detail::addressof(o->handler_), o, o};
+    asio::detail::handler_work<Handler, IoExecutor> w(std::move(o->work_));
+    // The handler is copied out so the operation's memory is freed before the upcall.
+    asio::detail::binder2<Handler, error_code, std::size_t> handler(o->handler_, o->ec_, o->bytes_transferred_);
+    p.h = asio::detail::addressof(handler.handler_);
+    p.reset();
+    if (owner != nullptr) {
+      asio::detail::fenced_block b(asio::detail::fenced_block::half);
+      w.complete(handler, handler.handler_);
+    }
+  }
+
+ private:
+  int fd_;
+  asio::mutable_buffer into_;
+  std::int64_t* real_ns_;  // the connection's; an operation never runs after its socket is closed
+  Handler handler_;
+  asio::detail::handler_work<Handler, IoExecutor> work_;
+};
+
+// The socket's reactor state and its service's start_op are protected; a pointer to member named
+// through a derived class reaches them without copying asio's code (Boost 1.74's layout).
+using SocketService = asio::detail::reactive_socket_service<tcp>;
+struct SocketImplAccess : tcp::socket {
+  static constexpr auto impl() { return &SocketImplAccess::impl_; }
+};
+struct ServiceAccess : SocketService {
+  static constexpr auto start() { return &ServiceAccess::start_op; }
+};
+
+struct StampedReadInit {
+  tcp::socket* socket;
+  asio::mutable_buffer into;
+  std::int64_t* real_ns;
+
+  template <class Handler>
+  void operator()(Handler&& handler) const {
+    using H = std::decay_t<Handler>;
+    auto& object = (*socket).*SocketImplAccess::impl();
+    using Op = StampedRecvOp<H, std::decay_t<decltype(object.get_executor())>>;
+    H h(std::forward<Handler>(handler));
+    auto& impl = object.get_implementation();
+    const bool is_continuation = boost_asio_handler_cont_helpers::is_continuation(h);
+    typename Op::ptr p = {asio::detail::addressof(h), Op::ptr::allocate(h), nullptr};
+    p.p = new (p.v) Op(impl.socket_, into, real_ns, h, object.get_executor());
+    (object.get_service().*ServiceAccess::start())(impl, asio::detail::reactor::read_op, p.p, is_continuation,
+                                                   /*is_non_blocking=*/true, /*noop=*/into.size() == 0);
+    p.v = p.p = nullptr;
+  }
+};
+
 asio::awaitable<std::size_t> read_stamped(std::shared_ptr<ReadWait> w, asio::mutable_buffer into, error_code& ec,
                                           std::int64_t& real_ns) {
   ec = {};
-  for (bool try_read = !w->drained;; try_read = true) {
-    if (try_read) {
-      const ssize_t n = recv_stamped(w->socket->native_handle(), into, real_ns);
-      if (n > 0) {
-        w->drained = static_cast<std::size_t>(n) < into.size();
-        co_return static_cast<std::size_t>(n);
-      }
-      if (n == 0) {
-        if (into.size() > 0) ec = asio::error::eof;
-        co_return 0;
-      }
-      const int err = errno;
-      if (err == EINTR) continue;
-      if (err != EAGAIN && err != EWOULDBLOCK) {
-        ec.assign(err, boost::system::system_category());
-        co_return 0;
-      }
-    }
-    if (std::chrono::steady_clock::now() >= w->deadline) {
-      ec = timeout_error();
-      co_return 0;
-    }
-    arm(w);
-    w->waiting = true;
-    co_await w->socket->async_wait(tcp::socket::wait_read, asio::redirect_error(asio::use_awaitable, ec));
-    w->waiting = false;
-    if (w->timed_out) {
-      w->timed_out = false;
-      ec = timeout_error();
-      co_return 0;
-    }
-    if (ec) co_return 0;
+  arm(w);
+  w->waiting = true;
+  auto token = asio::redirect_error(asio::use_awaitable, ec);
+  const std::size_t n = co_await asio::async_initiate<decltype(token), void(error_code, std::size_t)>(
+      StampedReadInit{w->socket, into, &real_ns}, token);
+  w->waiting = false;
+  if (w->timed_out) {
+    w->timed_out = false;
+    ec = timeout_error();
+    co_return 0;
   }
+  co_return n;
 }
 
 // CLOCK_REALTIME minus the steady clock, per thread, read again every 100 ms: the two differ only
