@@ -75,7 +75,9 @@ struct RequestRecord {
 
   Nanos intended_ns = 0;        // scheduled send time (t0 + offset_i); 0 for closed-loop stages
   Nanos sent_ns = 0;            // concurrency slot acquired, request about to be written (vLLM's st)
-  Nanos first_byte_ns = -1;     // first response byte read (-1: none)
+  // Response times below (first byte, token events, done) are when the bytes reached this machine
+  // (the kernel's receive time, --arrival-time kernel) or when the client read them (read; TLS).
+  Nanos first_byte_ns = -1;     // first response byte arrived (-1: none)
   Nanos done_ns = 0;            // stream finished, failed or was cancelled
   // When a --max-concurrency slot freed up for it after its intended time; 0: a slot was free when it
   // was due. sent − max(intended, slot_free) is the client's own dispatch lag (metrics/client_use.hpp).
