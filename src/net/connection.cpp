@@ -21,12 +21,12 @@
 #include <cerrno>
 #include <cstring>
 #include <ctime>
-#include <limits>
 #include <memory>
 #include <optional>
 #include <type_traits>
 
 #include "core/clock.hpp"
+#include "core/host_clocks.hpp"
 #include "net/tls.hpp"
 
 namespace sb {
@@ -216,28 +216,18 @@ asio::awaitable<std::size_t> read_stamped(std::shared_ptr<ReadWait> w, asio::mut
   co_return n;
 }
 
-// CLOCK_REALTIME minus the steady clock, per thread, read again every 100 ms: the two differ only
-// by a step of the wall clock, and a stale difference lasts no longer than that.
+// CLOCK_REALTIME minus the steady clock (CLOCK_MONOTONIC), per thread, read again every 100 ms: the
+// two differ only by a step of the wall clock, and a stale difference lasts no longer than that.
+// HostClocks takes it from the tightest of a few bracketed reads, so a preemption in between does
+// not skew the stamps of the next 100 ms.
 std::int64_t realtime_minus_steady(std::int64_t steady_now) {
   thread_local bool known = false;
   thread_local std::int64_t refreshed_at = 0;
   thread_local std::int64_t offset = 0;
   if (known && steady_now - refreshed_at < 100'000'000) return offset;
   known = true;
-  // The wall clock read between two steady ones; of three tries the one whose two steady reads are
-  // closest, so that a preemption in between (on a loaded machine) does not skew every stamp of the
-  // next 100 ms by up to its length.
-  std::int64_t best_span = std::numeric_limits<std::int64_t>::max();
-  for (int attempt = 0; attempt < 3; ++attempt) {
-    const std::int64_t before = now_ns();
-    const std::int64_t real = unix_now_ns();
-    const std::int64_t after = now_ns();
-    if (after - before < best_span) {
-      best_span = after - before;
-      offset = real - before / 2 - after / 2;
-      refreshed_at = after;
-    }
-  }
+  offset = HostClocks::offset_ns(CLOCK_REALTIME, CLOCK_MONOTONIC);
+  refreshed_at = steady_now;
   return offset;
 }
 
