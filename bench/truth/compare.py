@@ -71,8 +71,9 @@ def main(sweep_path, jsonl_path, log_path):
                 itl.append(((arrivals[k] - arrivals[k - 1]) - (order[k] - order[k - 1])) / 1e6)
     st = sweep["stages"][0]["servebench"]
     lag = st.get("dispatch_lag_ms") or {}
+    use = st.get("client_use") or {}  # the client's CPU over the stage, all its threads
     print(json.dumps({"requests": matched, "ttft_err_ms": stats(ttft), "itl_err_ms": stats([abs(x) for x in itl]),
-                      "e2el_err_ms": stats(e2el), "dispatch_lag_ms": lag}))
+                      "e2el_err_ms": stats(e2el), "dispatch_lag_ms": lag, "client_cpu_s": use.get("cpu_s")}))
 
 
 if __name__ == "__main__":

@@ -7,7 +7,8 @@
 # SCENARIO = streams:itl_ms (closed loop, that many in flight) or rate@R:itl_ms (Poisson, R req/s)
 #            or inf@N:itl_ms (N requests all at once). Default: 1:20 100:20 1000:20 4000:50 rate@1000:5 inf@1000:20
 # ARRIVAL_TIME=read measures with `run --arrival-time read` (the client's read times, as vLLM's
-# client) instead of the default kernel receive times.
+# client) instead of the default kernel receive times. DISPATCH_SPIN_US=N runs the rate scenarios
+# with `--dispatch-spin-us N`.
 set -euo pipefail
 bin="$(realpath "${1:-build/default/servebench}")"
 seconds="${2:-10}"
@@ -20,7 +21,9 @@ trap 'kill "$sim" 2>/dev/null || true; rm -rf "$dir"' EXIT
 ulimit -n 65536 2>/dev/null || true
 tokens=32
 arrival="${ARRIVAL_TIME:-kernel}"
-echo "# $(date -u +%FT%TZ) $(git -C "$here" rev-parse --short HEAD 2>/dev/null) $(nproc) cores; $tokens tokens per request; --arrival-time $arrival"
+spin=()  # --dispatch-spin-us of the request-rate scenarios, when DISPATCH_SPIN_US is set
+[ -n "${DISPATCH_SPIN_US:-}" ] && spin=(--dispatch-spin-us "$DISPATCH_SPIN_US")
+echo "# $(date -u +%FT%TZ) $(git -C "$here" rev-parse --short HEAD 2>/dev/null) $(nproc) cores; $tokens tokens per request; --arrival-time $arrival; --dispatch-spin-us ${DISPATCH_SPIN_US:-0} (rate scenarios)"
 for sc in "${scenarios[@]}"; do
   load="${sc%%:*}" itl="${sc##*:}"
   rm -f "$dir"/*
@@ -29,7 +32,7 @@ for sc in "${scenarios[@]}"; do
   for _ in $(seq 100); do grep -q listening "$dir/sim.out" && break; sleep 0.05; done
   port=$(sed -n 's/.*:\([0-9]*\)$/\1/p' "$dir/sim.out" | head -1)
   case "$load" in
-    rate@*) args=(--request-rate "${load#rate@}" --stage-seconds "$seconds") ;;
+    rate@*) args=(--request-rate "${load#rate@}" --stage-seconds "$seconds" "${spin[@]}") ;;
     inf@*) args=(--request-rate inf --num-prompts "${load#inf@}") ;;
     *) args=(--concurrency "$load" --stage-seconds "$seconds") ;;
   esac

@@ -99,6 +99,10 @@ void read_target(const OptionReader& r, const EnvLookup& env, RunConfig& c) {
   const std::string arrival = r.text("arrival-time").value_or("kernel");
   if (arrival == "read") c.client.kernel_arrival_times = false;
   else if (arrival != "kernel") r.error("arrival-time", fmt::format("'{}' is not one of kernel, read", arrival));
+  if (auto us = r.number("dispatch-spin-us", kAny, false)) {
+    if (*us >= 0 && *us <= static_cast<double>(kMaxDispatchSpinNs) / 1e3) c.client.dispatch_spin_ns = static_cast<Nanos>(*us * 1e3);
+    else r.error("dispatch-spin-us", fmt::format("must be between 0 and {} µs, got {}", kMaxDispatchSpinNs / 1000, *us));
+  }
 }
 
 void read_range_ratio(const OptionReader& r, DatasetConfig& d) {

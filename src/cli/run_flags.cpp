@@ -39,6 +39,10 @@ constexpr std::array kFlags{
              "kernel | read: stamp response bytes when they reached this machine (the kernel's receive time, "
              "plain HTTP; default) or when the client read them (vLLM's way; always so over TLS)",
              "client.kernel_arrival_times"},
+    FlagSpec{"dispatch-spin-us", K::value,
+             "request-rate runs: wake this many microseconds before each request is due and spin until it "
+             "is, so a late timer is not dispatch lag (default 0; costs up to that much CPU per request)",
+             "client.dispatch_spin_ns"},
     // Dataset
     FlagSpec{"dataset-name", K::value, "random | sharegpt | custom (default random)", "dataset.name"},
     FlagSpec{"dataset-path", K::value, "dataset file (sharegpt JSON, custom JSONL)", "dataset.path"},

@@ -24,6 +24,12 @@ namespace sb {
 namespace {
 
 constexpr Nanos kProgressEveryNs = 200'000'000;
+// An open-loop request is handed to its worker this long before it is due, and the worker's own
+// timer sends it: one thread's wake-up between the due time and the send instead of two in a row
+// (the dispatcher's, then the worker's), and with --dispatch-spin-us none (the worker spins through
+// the rest). It covers the dispatcher's own wake-up tail. The slot counts as taken from then on,
+// which changes no send time: requests go in schedule order, so no later one could have used it.
+constexpr Nanos kHandOverLeadNs = 2'000'000;
 
 Nanos to_ns(double s) { return static_cast<Nanos>(s * 1e9); }
 
@@ -95,6 +101,8 @@ Problems validate(const ClientOptions& opt) {
   if (opt.threads > kMaxClientThreads)
     out.push_back({"threads", fmt::format("must be <= {} (each is an OS thread with its own event loop), got {}",
                                           kMaxClientThreads, opt.threads)});
+  if (opt.dispatch_spin_ns < 0 || opt.dispatch_spin_ns > kMaxDispatchSpinNs)
+    out.push_back({"dispatch_spin_ns", fmt::format("must be between 0 and {} ns, got {}", kMaxDispatchSpinNs, opt.dispatch_spin_ns)});
   if (!(opt.stop_grace_s >= 0))
     out.push_back({"stop_grace_s", fmt::format("must be >= 0, got {}", opt.stop_grace_s)});
   // Headers set through the library, not --header (cli/header_arg checks those): a CR or LF would
@@ -230,9 +238,12 @@ struct StageLoop {
   Nanos offset_of(std::size_t k) const { return in.requests[k % in.requests.size()].offset_ns; }
   // The next request may go at `now`: one is left, a slot is free, it is due, the duration bound has
   // not passed, and no stop was asked for (the dispatcher's handle_stop runs before its own sends).
+  // A request is handed to its worker kHandOverLeadNs before it is due, and the worker sends it on
+  // time (Job::due_ns). One due at or after the duration bound is not part of the stage.
+  Nanos due_of(std::size_t k) const { return t0 + offset_of(k); }
   bool next_may_go(Nanos now) const {
-    return next < n && m.in_flight < limit && now >= t0 + offset_of(next) && (deadline == 0 || now < deadline) &&
-           !m.stop.load(std::memory_order_relaxed);
+    return next < n && m.in_flight < limit && now >= due_of(next) - kHandOverLeadNs &&
+           (deadline == 0 || std::max(now, due_of(next)) < deadline) && !m.stop.load(std::memory_order_relaxed);
   }
   // Takes the next request (next_may_go was true), counted in flight: its record and job.
   Job take_next() {
@@ -244,7 +255,7 @@ struct StageLoop {
     // A cycled request's id is the dataset's with "-c<cycle>" (stage_request_id); the worker writes it.
     const std::string_view id = in.requests[next % size].id;
     const auto cycle = static_cast<std::uint32_t>(id.empty() ? 0 : next / size);
-    const Job job{&rec, &body_of(in, next), id, cycle, t0};
+    const Job job{&rec, &body_of(in, next), id, cycle, t0, due_of(next)};
     ++next;
     ++sent;
     return job;
@@ -259,7 +270,9 @@ struct StageLoop {
   }
   Nanos wake_time() const {
     Nanos wake = next_progress;
-    if (next < n && m.in_flight < limit) wake = std::min(wake, t0 + offset_of(next));
+    // A request due at or after the duration bound waits for the bound (handle_deadline).
+    if (next < n && m.in_flight < limit && (deadline == 0 || due_of(next) < deadline))
+      wake = std::min(wake, due_of(next) - kHandOverLeadNs);
     if (deadline != 0 && !out_of_time) wake = std::min(wake, deadline);
     if (stopping && !cancelled_in_flight) wake = std::min(wake, grace_end);
     return wake;
@@ -289,12 +302,14 @@ void Runner::Impl::finished(RequestRecord& rec, std::size_t w) {
       if (loop->next_may_go(now_ns())) job = loop->take_next();
       wake = done >= loop->n || (was_full && loop->next < loop->n && !job);
     }
+    // Handed over under the lock, as the dispatcher does: a worker numbers its requests as they are
+    // submitted and sends them in that order (Worker::submit), which must be the order they were
+    // taken in. Its coroutine starts on this thread after this one returns (co_spawn posts).
+    if (job) workers[w]->submit(*job);
     // Under the lock: once it is released the dispatcher may see the stage done and return, and
     // the runner (and cv with it) may be gone before a notify after the lock.
     if (wake) cv.notify_one();
   }
-  // Outside the lock: the new request's coroutine starts on this thread after this one returns.
-  if (job) workers[w]->submit(*job);
 }
 
 namespace {

@@ -10,7 +10,11 @@
 #include <boost/asio/executor_work_guard.hpp>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/post.hpp>
+#include <boost/asio/redirect_error.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <boost/asio/use_awaitable.hpp>
 #include <algorithm>
+#include <map>
 #include <optional>
 #include <thread>
 #include <vector>
@@ -47,9 +51,16 @@ struct Worker::Impl {
   ExchangeContext ctx{opt, cancelling};
   std::optional<ConnectionPool> pool;
   std::vector<std::string> secrets;  // header values that must never reach an output (API keys)
+  // The send order (Job::seq): the next to go, and those due already but waiting for it. A request
+  // whose coroutine started late (a thread starved for longer than the hand-over lead) would
+  // otherwise go before earlier ones still in the timer queue.
+  std::uint64_t next_to_send = 0;
+  std::map<std::uint64_t, asio::steady_timer*> parked;
   std::thread thread;
 
   asio::awaitable<void> serve(Job job);
+  asio::awaitable<void> wait_until_due(Nanos due_ns);
+  asio::awaitable<void> wait_for_turn(std::uint64_t seq);
   asio::awaitable<void> run_job(const Job& job);
   asio::awaitable<Attempt> attempt(PooledConn& c, const Job& job, Deadline deadline);
   asio::awaitable<bool> connect(PooledConn& c, Deadline deadline);
@@ -86,6 +97,8 @@ asio::awaitable<void> Worker::Impl::serve(Job job) {
   RequestRecord& rec = *job.record;
   std::string failure;
   try {
+    co_await wait_until_due(job.due_ns);
+    co_await wait_for_turn(job.seq);  // every job passes here exactly once: the next one waits for it
     co_await run_job(job);
   } catch (const std::exception& e) {
     failure = e.what();
@@ -102,6 +115,35 @@ asio::awaitable<void> Worker::Impl::serve(Job job) {
   rec.done_ns = now_ns() - job.t0_ns;
   owner.in_flight_.fetch_sub(1, std::memory_order_relaxed);
   on_done(rec);
+}
+
+// This thread's own timer: its wake-up is the only one between the due time and the send. The last
+// opt.dispatch_spin_ns are spun through (nothing else runs on this thread meanwhile), so a timer
+// that fires late by less than that adds nothing.
+asio::awaitable<void> Worker::Impl::wait_until_due(Nanos due_ns) {
+  const Nanos wake_ns = due_ns - opt.dispatch_spin_ns;
+  if (wake_ns > now_ns()) {
+    asio::steady_timer timer(ioc, Clock::time_point(std::chrono::nanoseconds(wake_ns)));
+    boost::system::error_code ec;  // cancelled only when the worker stops
+    co_await timer.async_wait(asio::redirect_error(asio::use_awaitable, ec));
+  }
+  while (now_ns() < due_ns) {
+  }
+}
+
+// Waits (parked on a timer that never expires) until every request submitted before this one has
+// passed here, then lets the next one go. Cancelling the next one's timer resumes it after this
+// coroutine suspends, so after this request's send time is stamped.
+asio::awaitable<void> Worker::Impl::wait_for_turn(std::uint64_t seq) {
+  if (seq != next_to_send) {
+    asio::steady_timer turn(ioc, Clock::time_point::max());
+    parked.emplace(seq, &turn);
+    boost::system::error_code ec;
+    while (seq != next_to_send) co_await turn.async_wait(asio::redirect_error(asio::use_awaitable, ec));
+    parked.erase(seq);
+  }
+  ++next_to_send;
+  if (auto it = parked.find(next_to_send); it != parked.end()) it->second->cancel();
 }
 
 asio::awaitable<void> Worker::Impl::run_job(const Job& job) {
@@ -200,6 +242,7 @@ Worker::~Worker() {
 
 void Worker::submit(Job job) {
   in_flight_.fetch_add(1, std::memory_order_relaxed);
+  job.seq = submitted_.fetch_add(1, std::memory_order_relaxed);
   // Reserve an idle connection now, so the dispatcher does not count it twice before the worker
   // thread picks the job up.
   int idle = idle_.load(std::memory_order_relaxed);

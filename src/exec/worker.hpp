@@ -26,7 +26,11 @@ struct Job {
   std::string_view request_id;          // x-request-id, empty = none
   std::uint32_t request_cycle = 0;      // > 0: the dataset's k-th reuse; the id gets "-c<k>"
   Nanos t0_ns = 0;                      // stage start: record times are relative to it
+  // When to send it (steady clock): an open-loop request is handed over before it is due and the
+  // worker's own timer sends it (runner.cpp, kHandOverLeadNs). 0 or a past time: at once.
+  Nanos due_ns = 0;
   bool reserved_idle = false;           // set by submit(): an idle connection is set aside for it
+  std::uint64_t seq = 0;                // set by submit(): the worker sends its requests in this order
 };
 
 // Called on the worker thread once the record's outcome is final.
@@ -42,7 +46,9 @@ class Worker {
   Worker(const Worker&) = delete;
   Worker& operator=(const Worker&) = delete;
 
-  void submit(Job job);  // thread-safe
+  // Thread-safe. Requests are sent in the order they are submitted (each once due), so callers
+  // that must keep an order submit under one lock.
+  void submit(Job job);
   // Thread-safe: closes every in-flight connection (its request ends `cancelled`, aborted) and
   // makes later submissions end the same way at once.
   void cancel_all();
@@ -61,6 +67,7 @@ class Worker {
   std::atomic<int> opened_{0};
   std::atomic<int> idle_{0};
   std::atomic<int> tid_{0};  // the thread's kernel id, set as it starts
+  std::atomic<std::uint64_t> submitted_{0};  // the next Job::seq
 };
 
 }  // namespace sb

@@ -90,6 +90,7 @@ std::string redacted_config_json(const RunConfig& c, const std::string& model_id
   j["idle_timeout_s"] = c.client.idle_timeout_s;
   // What the run asked for; over TLS reads are stamped when read whatever it says.
   j["arrival_time"] = c.client.kernel_arrival_times && !c.client.endpoint.tls ? "kernel" : "read";
+  j["dispatch_spin_us"] = static_cast<double>(c.client.dispatch_spin_ns) / 1e3;
   j["num_warmups"] = c.num_warmups;
   j["percentile_metrics"] = c.percentile_metrics;
   j["metric_percentiles"] = c.metric_percentiles;

@@ -195,6 +195,14 @@ TEST(RunOptions, ThreadCapAndScheduleOverflowAreOneLineErrors) {
   EXPECT_EQ(e.rfind("--request-rate: 1e-300 req/s for 1000 requests puts the last one", 0), 0u) << e;
 }
 
+TEST(RunOptions, DispatchSpinIsInMicrosecondsAndBounded) {
+  Fixture f;
+  EXPECT_EQ(f.parse({}).client.dispatch_spin_ns, 0);
+  EXPECT_EQ(f.parse({"--dispatch-spin-us", "150"}).client.dispatch_spin_ns, 150'000);
+  EXPECT_EQ(f.error_of({"--dispatch-spin-us", "5000"}), "--dispatch-spin-us: must be between 0 and 1000 µs, got 5000");
+  EXPECT_EQ(f.error_of({"--dispatch-spin-us", "-1"}), "--dispatch-spin-us: must be between 0 and 1000 µs, got -1");
+}
+
 TEST(RunOptions, ExplicitConfigFileErrorsNameFileAndLine) {
   Fixture f;
   f.write_toml("num_prompts = 5\nwhat = 1\nseed = \"x\"\n", "bad.toml");

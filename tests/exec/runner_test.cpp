@@ -135,5 +135,45 @@ TEST(Runner, OpenLoopScheduleIsRespected) {
   }
 }
 
+// Open-loop requests are handed to their worker 2 ms ahead and its own timer sends them; with a
+// spin, and due times closer together than the hand-over, several wait in one worker at once. None
+// goes before it is due, and they go in schedule order even when the worker thread is starved for
+// longer than the hand-over (a coroutine that starts past its due time waits for its turn).
+TEST(Runner, OpenLoopSpinSendsNothingEarly) {
+  FakeServer server([](FakeConn& c, const FakeRequest&) { return stream(c, 1, 0); });
+  ClientOptions opt = runner_options(server.port(), 1);
+  opt.dispatch_spin_ns = 300'000;
+  Runner runner(opt);
+  RunnerStage s(40, {"{}"});
+  for (std::size_t i = 0; i < 40; ++i) s.in.requests[i].offset_ns = static_cast<Nanos>(i) * 400'000;  // 0.4 ms apart
+  const StageOutput out = run(runner, s);
+  ASSERT_EQ(out.records.size(), 40u);
+  for (std::size_t i = 0; i < 40; ++i) {
+    const RequestRecord& r = out.records[i];
+    EXPECT_TRUE(r.ok()) << r.error;
+    EXPECT_GE(r.sent_ns, r.intended_ns) << i;
+    if (i > 0) {
+      EXPECT_GE(r.sent_ns, out.records[i - 1].sent_ns) << i;
+    }
+  }
+}
+
+// The duration bound counts a request's due time, not its hand-over: one due half a millisecond
+// after the bound, handed over before it, is not part of the stage.
+TEST(Runner, RequestDueAfterTheDurationBoundIsNotSent) {
+  FakeServer server([](FakeConn& c, const FakeRequest&) { return stream(c, 1, 0); });
+  ClientOptions opt = runner_options(server.port(), 1);
+  opt.dispatch_spin_ns = kMs;
+  Runner runner(opt);
+  RunnerStage s(5, {"{}"});
+  const Nanos offsets_us[] = {0, 40'000, 80'000, 100'500, 120'000};
+  for (std::size_t i = 0; i < 5; ++i) s.in.requests[i].offset_ns = offsets_us[i] * 1000;
+  s.in.issue_for_ns = 100 * kMs;
+  const StageOutput out = run(runner, s);
+  ASSERT_EQ(out.records.size(), 3u);
+  for (const RequestRecord& r : out.records) EXPECT_LT(r.sent_ns, 100 * kMs);
+  EXPECT_EQ(server.requests(), 3);
+}
+
 }  // namespace
 }  // namespace sb
