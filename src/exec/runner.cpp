@@ -296,7 +296,7 @@ void Runner::Impl::finished(RequestRecord& rec, std::size_t w) {
     ++done;
     if (was_full) free_since_ns = now_ns();
     --in_flight;
-    if (!rec.ok()) ++failed;
+    if (!rec.ok() && rec.was_sent) ++failed;  // one stopped before it went is neither
     output_tokens += rec.output_tokens;
     if (loop != nullptr) {
       if (loop->next_may_go(now_ns())) job = loop->take_next();

@@ -49,8 +49,9 @@ class Worker {
   // Thread-safe. Requests are sent in the order they are submitted (each once due), so callers
   // that must keep an order submit under one lock.
   void submit(Job job);
-  // Thread-safe: closes every in-flight connection (its request ends `cancelled`, aborted) and
-  // makes later submissions end the same way at once.
+  // Thread-safe: closes every in-flight connection (its request ends `cancelled`, aborted); a
+  // request not written yet (waiting for its due time, or submitted later) ends `cancelled` and
+  // not sent (was_sent false).
   void cancel_all();
   int in_flight() const noexcept { return in_flight_.load(std::memory_order_relaxed); }
   int connections_opened() const noexcept { return opened_.load(std::memory_order_relaxed); }

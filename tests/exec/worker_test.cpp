@@ -173,6 +173,28 @@ TEST(Worker, KeepAliveReusesOneConnectionForEveryRequest) {
   EXPECT_EQ(rig.net.log.closes, 0);
 }
 
+// A request handed over ahead of its due time and stopped before it went is not sent: no byte of it
+// reaches the server, and its record says so (the run counts it neither sent nor failed).
+TEST(Worker, RequestStoppedBeforeItsDueTimeIsNotSent) {
+  WorkerRig rig;
+  rig.net.add(FakeConnScript{{worker_one_read(worker_sse_response())}, {}, false});
+  rig.start();
+  RequestRecord& rec = rig.records.emplace_back();
+  rec.expected_output_tokens = 3;
+  const Nanos t0 = now_ns();
+  rig.worker->submit(Job{&rec, &rig.body, "", 0, t0, t0 + 300'000'000});  // due in 300 ms
+  rig.worker->cancel_all();
+  {
+    std::unique_lock<std::mutex> lk(rig.mu);
+    ASSERT_TRUE(rig.cv.wait_for(lk, std::chrono::seconds(10), [&] { return rig.completed == 1; }));
+  }
+  EXPECT_EQ(rec.outcome, Outcome::cancelled);
+  EXPECT_FALSE(rec.was_sent);
+  EXPECT_GE(rec.sent_ns, 300'000'000);  // it waited for its due time, then did not go
+  EXPECT_TRUE(rig.net.log.requests.empty());
+  EXPECT_EQ(rig.net.log.connects, 0);
+}
+
 // Token times get room for max_tokens up front (no allocation per event); a stream that ends far
 // short of it gives the room back, or a 32,000-token max_tokens would keep 128 KB a request for the
 // whole stage (issue 13: memory per request).
