@@ -61,6 +61,7 @@ struct Worker::Impl {
   asio::awaitable<void> serve(Job job);
   asio::awaitable<void> wait_until_due(Nanos due_ns);
   asio::awaitable<void> wait_for_turn(std::uint64_t seq);
+  void take_turn();
   asio::awaitable<void> run_job(const Job& job);
   asio::awaitable<Attempt> attempt(PooledConn& c, const Job& job, Deadline deadline);
   asio::awaitable<bool> connect(PooledConn& c, Deadline deadline);
@@ -97,8 +98,10 @@ asio::awaitable<void> Worker::Impl::serve(Job job) {
   RequestRecord& rec = *job.record;
   std::string failure;
   try {
-    co_await wait_until_due(job.due_ns);
-    co_await wait_for_turn(job.seq);  // every job passes here exactly once: the next one waits for it
+    // Each only when it has to wait (a coroutine frame each otherwise, on every closed-loop request).
+    if (job.due_ns > now_ns()) co_await wait_until_due(job.due_ns);
+    if (job.seq != next_to_send) co_await wait_for_turn(job.seq);
+    take_turn();  // every job passes here exactly once: the next one may go
     // Stopped before it went (handed over ahead of its due time, or after cancel_all): no byte of
     // it left, so it is not sent, as the dispatcher's requests not yet taken are not.
     if (cancelling) {
@@ -141,16 +144,17 @@ asio::awaitable<void> Worker::Impl::wait_until_due(Nanos due_ns) {
 }
 
 // Waits (parked on a timer that never expires) until every request submitted before this one has
-// passed here, then lets the next one go. Cancelling the next one's timer resumes it after this
+// taken its turn. take_turn() then lets the next one go: cancelling its timer resumes it after this
 // coroutine suspends, so after this request's send time is stamped.
 asio::awaitable<void> Worker::Impl::wait_for_turn(std::uint64_t seq) {
-  if (seq != next_to_send) {
-    asio::steady_timer turn(ioc, Clock::time_point::max());
-    parked.emplace(seq, &turn);
-    boost::system::error_code ec;
-    while (seq != next_to_send) co_await turn.async_wait(asio::redirect_error(asio::use_awaitable, ec));
-    parked.erase(seq);
-  }
+  asio::steady_timer turn(ioc, Clock::time_point::max());
+  parked.emplace(seq, &turn);
+  boost::system::error_code ec;
+  while (seq != next_to_send) co_await turn.async_wait(asio::redirect_error(asio::use_awaitable, ec));
+  parked.erase(seq);
+}
+
+void Worker::Impl::take_turn() {
   ++next_to_send;
   if (auto it = parked.find(next_to_send); it != parked.end()) it->second->cancel();
 }
