@@ -204,11 +204,7 @@ struct StageLoop {
     const Nanos now = now_ns() - t0;
     for (std::size_t k = next; k < end; ++k) {
       RequestRecord& rec = records.emplace_back(make_record(in, k));
-      rec.outcome = Outcome::cancelled;
-      rec.error = "not sent: the run was stopped";
-      rec.aborted = true;
-      rec.was_sent = false;
-      rec.sent_ns = rec.done_ns = now;
+      rec.mark_not_sent(now);
       std::lock_guard<std::mutex> lk(m.record_mu);
       if (m.on_record != nullptr && *m.on_record) (*m.on_record)(rec);
     }

@@ -104,14 +104,8 @@ asio::awaitable<void> Worker::Impl::serve(Job job) {
     take_turn();  // every job passes here exactly once: the next one may go
     // Stopped before it went (handed over ahead of its due time, or after cancel_all): no byte of
     // it left, so it is not sent, as the dispatcher's requests not yet taken are not.
-    if (cancelling) {
-      rec.outcome = Outcome::cancelled;
-      rec.error = "not sent: the run was stopped";
-      rec.was_sent = false;
-      rec.sent_ns = now_ns() - job.t0_ns;
-    } else {
-      co_await run_job(job);
-    }
+    if (cancelling) rec.mark_not_sent(now_ns() - job.t0_ns);
+    else co_await run_job(job);
   } catch (const std::exception& e) {
     failure = e.what();
   }

@@ -100,6 +100,14 @@ struct RequestRecord {
   std::string generated_text;   // only kept when asked (--save-detailed, or re-tokenizing)
 
   bool ok() const noexcept { return outcome == Outcome::ok; }
+  // A stop reached it before any byte of it left: cancelled and not sent, at `at_ns` (stage time).
+  void mark_not_sent(Nanos at_ns) {
+    outcome = Outcome::cancelled;
+    error = "not sent: the run was stopped";
+    aborted = true;
+    was_sent = false;
+    sent_ns = done_ns = at_ns;
+  }
   // vLLM definitions (vllm/benchmarks/lib/endpoint_request_func.py): TTFT to the first token event, latency to the last one.
   Nanos ttft_ns() const noexcept { return token_ns.empty() ? 0 : token_ns.front() - sent_ns; }
   Nanos latency_ns() const noexcept { return token_ns.empty() ? 0 : token_ns.back() - sent_ns; }
