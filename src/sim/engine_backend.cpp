@@ -41,6 +41,11 @@ bool EngineBackend::start_profile(Nanos now) {
   // nsys stamps ns since its session started: the session starts now.
   // (Each difference from bracketed reads: a preempted pair would misplace the trace, host_clocks.hpp.)
   offset_ns_ = trace_.format == TraceFormat::nsys ? -now : HostClocks::offset_ns(CLOCK_BOOTTIME, CLOCK_MONOTONIC);
+  // The wall-clock anchor is read once, here, like `run`'s (its stage windows are steady times
+  // plus one anchor taken at its start). Read again at the stop, it would carry any step of the
+  // wall clock made meanwhile (a VM's time sync: 1.5 ms steps seen in CI) that neither the trace
+  // timestamps nor the run's windows see.
+  unix_minus_trace_ns_ = HostClocks::offset_ns(CLOCK_REALTIME, CLOCK_MONOTONIC) - offset_ns_;
   rows_written_ = 0;
   truncated_ = false;
   const auto& gpu = engine_.config().hardware.gpu;
@@ -87,14 +92,13 @@ void EngineBackend::write_sidecar() const {
   const std::string path = profile_path_ + ".servebench.json";
   std::FILE* f = std::fopen(path.c_str(), "w");
   if (f == nullptr) return;
-  const std::int64_t unix_minus_trace_ns = HostClocks::offset_ns(CLOCK_REALTIME, CLOCK_MONOTONIC) - offset_ns_;
   const auto& hw = engine_.config().hardware;
   const std::string text = fmt::format(
       "{{\"simulated\": true, \"generator\": \"servebench sim\", \"format\": \"{}\", \"clock_domain\": \"{}\", "
       "\"unix_minus_trace_ns\": {}, \"model\": \"{}\", \"gpu\": \"{}\", \"tensor_parallel\": {}, \"time_scale\": {}, "
       "\"rows\": {}, \"truncated\": {}}}\n",
       trace_format_name(trace_.format), trace_.format == TraceFormat::nsys ? "nsys_session_ns" : "CLOCK_BOOTTIME_ns",
-      unix_minus_trace_ns, hw.model.name, hw.gpu.name, hw.tensor_parallel, engine_.config().time_scale, rows_written_,
+      unix_minus_trace_ns_, hw.model.name, hw.gpu.name, hw.tensor_parallel, engine_.config().time_scale, rows_written_,
       truncated_);
   std::fwrite(text.data(), 1, text.size(), f);
   std::fclose(f);

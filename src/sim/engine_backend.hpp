@@ -58,6 +58,8 @@ class EngineBackend final : public Backend, private StepObserver {
   std::vector<KernelEvent> kernels_;
   std::string rows_;
   std::int64_t offset_ns_ = 0;  // trace timestamp = steady ns + offset
+  // Unix ns = trace timestamp + this, taken when the recording starts and kept: see start_profile.
+  std::int64_t unix_minus_trace_ns_ = 0;
   std::uint64_t rows_written_ = 0;
   bool truncated_ = false;
 };
