@@ -23,11 +23,13 @@ struct Sim {
   pid_t pid = -1;
   std::uint16_t port = 0;
 
-  // argv after "servebench sim"; the simulator runs on `core` (taskset), on a free port.
-  Sim(const std::vector<std::string>& args, int core) {
+  // argv after "servebench sim"; the simulator runs on `core` (taskset), on a free port, or on
+  // `on_port` (which another simulator started with --reuse-port holds: pass --reuse-port too).
+  Sim(const std::vector<std::string>& args, int core, std::uint16_t on_port = 0) {
     int out[2];
     if (pipe(out) != 0) throw std::runtime_error("pipe failed");
-    std::vector<std::string> cmd = {"taskset", "-c", std::to_string(core), SB_BINARY, "sim", "--port", "0"};
+    std::vector<std::string> cmd = {"taskset", "-c", std::to_string(core), SB_BINARY, "sim", "--port",
+                                    std::to_string(on_port)};
     cmd.insert(cmd.end(), args.begin(), args.end());
     pid = fork();
     if (pid == 0) {

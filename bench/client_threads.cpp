@@ -4,7 +4,10 @@
 // cores, so the table shows both what the client reached (events/s) and what it cost per event
 // (CPU µs per event of the client's worker threads, from the kernel's per-thread accounting).
 // Usage: client_threads [seconds_per_level=3] [threads...=1 2]
+// SIMS=N starts N simulators on one port (`sim --reuse-port`) on cores 0..N-1, for machines where
+// one simulator thread would be the limit; TASKSET the client to the other cores yourself.
 #include <cstdlib>
+#include <memory>
 
 #include "client_bench_util.hpp"
 
@@ -19,8 +22,12 @@ int main(int argc, char** argv) {
   std::printf("%7s %12s %10s %16s %14s %10s %8s\n", "threads", "events/s", "req/s", "busiest thread", "worker cpu%",
               "us/event", "failed");
   for (int threads : levels) {
-    Sim sim({"--cost", "fixed", "--ttft-ms", "0", "--itl-ms", "0"}, 0);
-    ClientOptions opt = client_options(sim.port);
+    const int nsims = std::getenv("SIMS") != nullptr ? std::max(1, std::atoi(std::getenv("SIMS"))) : 1;
+    std::vector<std::string> sim_args = {"--cost", "fixed", "--ttft-ms", "0", "--itl-ms", "0"};
+    if (nsims > 1) sim_args.push_back("--reuse-port");
+    std::vector<std::unique_ptr<Sim>> sims;
+    for (int k = 0; k < nsims; ++k) sims.push_back(std::make_unique<Sim>(sim_args, k, k == 0 ? 0 : sims[0]->port));
+    ClientOptions opt = client_options(sims[0]->port);
     opt.threads = threads;
     Runner runner(opt);
     const int conns = kConnsPerThread * threads;

@@ -35,6 +35,9 @@ void add_server_flags(CLI::App& app, SimFlags& f) {
   app.add_option("--host", s.host, "address to listen on")->capture_default_str();
   app.add_option("--port", s.port, "port; 0 picks a free one (printed on the first stdout line)")
       ->capture_default_str();
+  app.add_flag("--reuse-port", s.reuse_port,
+               "share the port with other simulators started with this flag; the kernel spreads new "
+               "connections over them (a load check beyond one simulator thread, docs/sim.md)");
   app.add_option("--served-model-name", s.served_model_name,
                  "model id served by /v1/models and accepted in requests (default: the model preset's name "
                  "with --cost engine, else sim-model)");

@@ -52,6 +52,9 @@ struct Server::Impl {
     const tcp::endpoint ep(addr, shared->opt.port);
     acceptor.open(ep.protocol(), ec);
     if (!ec) acceptor.set_option(asio::socket_base::reuse_address(true), ec);
+    // asio has no public SO_REUSEPORT option; its boolean socket-option template makes one.
+    using reuse_port = asio::detail::socket_option::boolean<SOL_SOCKET, SO_REUSEPORT>;
+    if (!ec && shared->opt.reuse_port) acceptor.set_option(reuse_port(true), ec);
     if (!ec) acceptor.bind(ep, ec);
     if (!ec) acceptor.listen(backlog, ec);
     if (ec) throw UserError("cannot listen on " + where + ": " + ec.message());

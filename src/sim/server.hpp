@@ -50,6 +50,10 @@ struct ServerOptions {
   FaultOptions faults;                     // --fail-ratio, --drop-ratio, --malformed-ratio, --seed
   std::uint64_t seed = 0;                  // per-request seeds derive from it
   int listen_backlog = 4096;
+  // --reuse-port: SO_REUSEPORT, so several simulator processes listen on one port and the kernel
+  // spreads new connections over them (one simulator thread holds about 80,000 token writes/s; a
+  // many-core load check needs more than one).
+  bool reuse_port = false;
   Dialect dialect = Dialect::vllm;         // --dialect
 };
 

@@ -295,6 +295,68 @@ TEST(SimE2e, TokenLogMatchesClientTimes) {
   }
 }
 
+// Request ids (the second field) of a token log, each once.
+std::set<std::string> token_log_ids(const std::filesystem::path& log) {
+  std::ifstream in(log);
+  std::set<std::string> ids;
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.empty() || line[0] == '#') continue;
+    const auto a = line.find(' '), b = line.rfind(' ');
+    if (a != std::string::npos && b > a) ids.insert(line.substr(a + 1, b - a - 1));
+  }
+  return ids;
+}
+
+// Two simulators with --reuse-port share one port: the kernel spreads the client's connections over
+// both, each logs the requests it served, and together they served every request once. A third
+// without the flag cannot bind the port.
+TEST(SimE2e, ReusePortSharesOnePortBetweenSimulators) {
+  namespace fs = std::filesystem;
+  sb::e2e::TempDir dir("sim_reuse_port");
+  fs::create_directories(dir.path / "a");
+  fs::create_directories(dir.path / "b");
+  std::set<std::string> served_a, served_b;
+  std::string run_err;
+  int run_code = -1;
+  {
+    sb::e2e::Sim a({"--reuse-port", "--ttft-ms", "1", "--itl-ms", "1", "--token-log", "tokens.log"}, dir.path / "a");
+    ASSERT_NE(a.port(), 0) << sb::e2e::slurp(dir.path / "a" / "sim.err");
+    const pid_t b = sb::e2e::spawn({"sim", "--port", a.port_text(), "--reuse-port", "--ttft-ms", "1", "--itl-ms", "1",
+                                    "--token-log", "tokens.log"},
+                                   dir.path / "b", "sim");
+    for (int i = 0; i < 500 && sb::e2e::slurp(dir.path / "b" / "sim.out").find('\n') == std::string::npos; ++i)
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    ASSERT_NE(sb::e2e::slurp(dir.path / "b" / "sim.out").find("listening on"), std::string::npos)
+        << sb::e2e::slurp(dir.path / "b" / "sim.err");
+    const sb::e2e::RunResult taken = sb::e2e::run_subcommand({"sim", "--port", a.port_text()}, dir.path, "taken", {}, 10);
+    EXPECT_EQ(taken.code, 2);
+    EXPECT_NE(taken.err.find("cannot listen on 127.0.0.1:" + a.port_text()), std::string::npos) << taken.err;
+    // 64 connections (one per request in flight): all on one of the two listeners has odds 2^-63.
+    const sb::e2e::RunResult r = sb::e2e::run_servebench(
+        {"--port", a.port_text(), "--concurrency", "64", "--num-prompts", "128", "--random-input-len", "8",
+         "--random-output-len", "4", "--ignore-eos", "--no-preflight-request", "--requests-jsonl", "r.jsonl"},
+        dir.path);
+    run_code = r.code;
+    run_err = r.err;
+    ::kill(b, SIGTERM);
+    EXPECT_EQ(sb::e2e::wait_exit(b, 10), 0);
+  }  // a's destructor stops it: both logs are complete now
+  ASSERT_EQ(run_code, 0) << run_err;
+  served_a = token_log_ids(dir.path / "a" / "tokens.log");
+  served_b = token_log_ids(dir.path / "b" / "tokens.log");
+  EXPECT_GT(served_a.size(), 0u);
+  EXPECT_GT(served_b.size(), 0u);
+  std::set<std::string> sent;
+  std::ifstream jsonl(dir.path / "r.jsonl");
+  for (std::string line; std::getline(jsonl, line);) sent.insert(nlohmann::json::parse(line)["request_id"].get<std::string>());
+  EXPECT_EQ(sent.size(), 128u);
+  EXPECT_EQ(served_a.size() + served_b.size(), sent.size());  // no request served twice
+  std::set<std::string> served = served_a;
+  served.insert(served_b.begin(), served_b.end());
+  EXPECT_EQ(served, sent);
+}
+
 TEST(SimE2e, BadFlagIsAConfigError) {
   const std::string cmd = std::string(SB_BINARY) + " sim --fail-status 404 2>&1";
   std::FILE* p = ::popen(cmd.c_str(), "r");
