@@ -34,7 +34,7 @@ constexpr std::array kFlags{
     FlagSpec{"timeout-s", K::value, "whole-request timeout in seconds (default 21600, as vLLM)", "client.timeout_s"},
     FlagSpec{"idle-timeout-s", K::value, "max seconds of silence within one response (default 300)",
              "client.idle_timeout_s"},
-    FlagSpec{"client-threads", K::value, "client worker threads, at most 1024 (default: number of cores)", "client.threads"},
+    FlagSpec{"client-threads", K::value, "client worker threads, at most 1024 (default: the CPUs this process may use, taskset and cpusets included)", "client.threads"},
     FlagSpec{"arrival-time", K::value,
              "kernel | read: stamp response bytes when they reached this machine (the kernel's receive time, "
              "plain HTTP; default) or when the client read them (vLLM's way; always so over TLS)",

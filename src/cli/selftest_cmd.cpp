@@ -21,7 +21,7 @@ int selftest_cmd(int argc, char** argv) {
   app.name("servebench selftest");
   std::vector<int> threads{resolved_threads(ClientOptions{})};
   double seconds = 1.0;
-  app.add_option("--client-threads", threads, "worker thread counts to measure (default: number of cores)")
+  app.add_option("--client-threads", threads, "worker thread counts to measure (default: the CPUs this process may use)")
       ->check(CLI::Range(1, kMaxClientThreads));
   app.add_option("--seconds", seconds, "closed-loop measurement per thread count (default 1)")
       ->check(CLI::Range(0.05, 600.0));

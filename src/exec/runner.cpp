@@ -16,6 +16,7 @@
 #include <stdexcept>
 #include <thread>
 
+#include "core/usable_cpus.hpp"
 #include "exec/record_chunks.hpp"
 #include "exec/worker.hpp"
 #include "net/rlimit.hpp"
@@ -120,7 +121,7 @@ Problems validate(const ClientOptions& opt) {
 }
 
 int resolved_threads(const ClientOptions& opt) noexcept {
-  return opt.threads > 0 ? opt.threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  return opt.threads > 0 ? opt.threads : usable_cpus();
 }
 
 Runner::Runner(ClientOptions opt) : impl_(std::make_unique<Impl>(std::move(opt))) {

@@ -54,7 +54,7 @@ inline constexpr int kMaxClientThreads = 1024;
 // A millisecond covers a timer's wake-up on a busy VM (p99 0.2 ms, 2026-12-04); more only burns CPU.
 inline constexpr Nanos kMaxDispatchSpinNs = 1'000'000;
 
-// The worker threads a Runner starts: opt.threads, or one per core when it is 0.
+// The worker threads a Runner starts: opt.threads, or one per usable CPU (core/usable_cpus.hpp) when it is 0.
 int resolved_threads(const ClientOptions& opt) noexcept;
 
 // Every problem, by field: timeouts > 0, 0 <= threads <= kMaxClientThreads, stop_grace_s >= 0, path starting with '/'.
