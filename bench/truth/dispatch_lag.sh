@@ -5,6 +5,9 @@
 # --stage-seconds SECONDS --client-threads 1` pinned to core 1, then the percentiles of
 # sent_ms - intended_ms over the requests of the JSONL (docs/accuracy.md, "Dispatch lag").
 #   bench/truth/dispatch_lag.sh [BIN] [RATE] [SECONDS] [extra run flags, e.g. --dispatch-spin-us 150]
+# SIM_CPUS and CLIENT_CPUS (taskset lists, defaults 0 and 1) place them on a bigger machine: the
+# client's dispatcher is a thread of its own beside its worker, and with CLIENT_CPUS=0-1 it gets a
+# core of its own (docs/accuracy.md: p99 0.046-0.064 ms that way on 16 cores, 0.55-0.88 ms on one).
 set -euo pipefail
 bin="$(realpath "${1:-build/default/servebench}")"
 rate="${2:-1000}"
@@ -12,11 +15,11 @@ seconds="${3:-10}"
 shift 3 2>/dev/null || shift $#
 dir=$(mktemp -d)
 trap 'kill "$sim" 2>/dev/null || true; rm -rf "$dir"' EXIT
-taskset -c 0 "$bin" sim --ttft-ms 10 --itl-ms 5 --port 0 > "$dir/sim.out" 2>&1 &
+taskset -c "${SIM_CPUS:-0}" "$bin" sim --ttft-ms 10 --itl-ms 5 --port 0 > "$dir/sim.out" 2>&1 &
 sim=$!
 for _ in $(seq 100); do grep -q listening "$dir/sim.out" && break; sleep 0.05; done
 port=$(sed -n 's/.*:\([0-9]*\)$/\1/p' "$dir/sim.out" | head -1)
-taskset -c 1 "$bin" run --port "$port" --request-rate "$rate" --stage-seconds "$seconds" --random-input-len 16 \
+taskset -c "${CLIENT_CPUS:-1}" "$bin" run --port "$port" --request-rate "$rate" --stage-seconds "$seconds" --random-input-len 16 \
   --random-output-len 32 --ignore-eos --client-threads 1 --no-preflight-request --requests-jsonl "$dir/r.jsonl" \
   --output-json "$dir/s.json" --disable-tqdm "$@" > "$dir/run.out" 2>&1 || { tail -3 "$dir/run.out"; exit 1; }
 python3 - "$dir/r.jsonl" "$dir/s.json" <<'PY'
