@@ -22,8 +22,9 @@ struct HostClocks {
 
   // The clocks are read back to back, well under a microsecond apart, so their differences are
   // each clock's offset. A thread preempted between two reads (a busy machine: another process's
-  // time slice, 1.5 ms seen in CI) would put a trace that far off, so each attempt is bracketed by
-  // two CLOCK_MONOTONIC reads and the tightest of a few attempts is kept.
+  // time slice) would put a trace that far off, so each attempt is bracketed by two CLOCK_MONOTONIC
+  // reads and the tightest of a few attempts is kept. (The 1.5 ms once blamed on preemption in CI
+  // was that VM stepping its wall clock between two processes' reads: sim/engine_backend.cpp.)
   static constexpr int kAttempts = 5;
   static constexpr std::int64_t kTightNs = 20'000;  // an attempt this tight ends the search
 
