@@ -47,7 +47,7 @@ function(sb_e2e_tests)
   add_executable(sb_e2e_tests ${tests})
   # Same reason as sb_module_tests: parse the GoogleTest headers once per batch of six files.
   set_target_properties(sb_e2e_tests PROPERTIES UNITY_BUILD ${SB_UNITY_TESTS} UNITY_BUILD_BATCH_SIZE 6)
-  target_link_libraries(sb_e2e_tests PRIVATE sb_core sb_report sb_analyze sb_results sb_trace sb_protocol sb_target sb_orchestrate nlohmann_json::nlohmann_json
+  target_link_libraries(sb_e2e_tests PRIVATE sb_core sb_report sb_analyze sb_results sb_trace sb_protocol sb_target sb_orchestrate sb_sim nlohmann_json::nlohmann_json
     GTest::gtest_main GTest::gmock sb_warnings sb_platform sb_cold_code)
   target_include_directories(sb_e2e_tests PRIVATE "${PROJECT_SOURCE_DIR}/tests" "${PROJECT_SOURCE_DIR}/src")
   target_compile_definitions(sb_e2e_tests PRIVATE

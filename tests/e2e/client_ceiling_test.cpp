@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 #include <thread>
 
+#include "core/usable_cpus.hpp"
 #include "e2e/run_process.hpp"
 #include "support/timing_bounds.hpp"
 
@@ -67,8 +68,9 @@ TEST(ClientCeiling, LightRunIsNotFlagged) {
                                      dir.path);
   ASSERT_EQ(r.code, 0) << r.err;
   const Json doc = Json::parse(slurp(dir.path / "out.json"));
-  // The default (one thread per core) is recorded as the number it resolved to.
-  EXPECT_EQ(doc["environment"]["client_threads"], static_cast<int>(std::max(1u, std::thread::hardware_concurrency())));
+  // The default (one thread per CPU the process may use; the run inherits this one's affinity) is
+  // recorded as the number it resolved to.
+  EXPECT_EQ(doc["environment"]["client_threads"], sb::usable_cpus());
   const Json sb = doc["stages"][0]["servebench"];
   EXPECT_LT(sb["client_use"]["busiest_thread_busy"].get<double>(), 0.7);
   EXPECT_LT(sb["client_use"]["ceiling_fraction"].get<double>(), 0.01);  // a few thousand events/s of 1e6/thread

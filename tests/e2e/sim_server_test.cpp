@@ -16,6 +16,7 @@
 
 #include "e2e/run_process.hpp"
 #include "sim/raw_http_client.hpp"
+#include "sim/token_log.hpp"
 #include "support/timing_bounds.hpp"
 
 namespace {
@@ -295,16 +296,10 @@ TEST(SimE2e, TokenLogMatchesClientTimes) {
   }
 }
 
-// Request ids (the second field) of a token log, each once.
+// Request ids of a token log, each once.
 std::set<std::string> token_log_ids(const std::filesystem::path& log) {
-  std::ifstream in(log);
   std::set<std::string> ids;
-  std::string line;
-  while (std::getline(in, line)) {
-    if (line.empty() || line[0] == '#') continue;
-    const auto a = line.find(' '), b = line.rfind(' ');
-    if (a != std::string::npos && b > a) ids.insert(line.substr(a + 1, b - a - 1));
-  }
+  for (const sb::sim::TokenLogRow& row : sb::sim::read_token_log(log)) ids.insert(row.request_id);
   return ids;
 }
 
