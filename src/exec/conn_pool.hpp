@@ -6,7 +6,6 @@
 #include <atomic>
 #include <functional>
 #include <memory>
-#include <unordered_set>
 #include <vector>
 
 #include "exec/exchange.hpp"
@@ -19,21 +18,43 @@ using StreamFactory = std::function<std::unique_ptr<ByteStream>()>;
 class ConnectionPool {
  public:
   // `idle_count` is the worker's public count of idle connections (submit() reserves from it).
-  ConnectionPool(StreamFactory factory, StreamDecoder& decoder, bool keep_text, std::atomic<int>& idle_count)
-      : factory_(std::move(factory)), decoder_(&decoder), keep_text_(keep_text), idle_count_(&idle_count) {}
+  // `trusted_idle_ns`: see acquire(); 0 looks at every idle connection's socket before reuse.
+  ConnectionPool(StreamFactory factory, StreamDecoder& decoder, bool keep_text, std::atomic<int>& idle_count,
+                 Nanos trusted_idle_ns = 0)
+      : factory_(std::move(factory)), decoder_(&decoder), keep_text_(keep_text), idle_count_(&idle_count),
+        trusted_idle_ns_(trusted_idle_ns) {}
   ~ConnectionPool();
 
   // An idle connection that is still usable (stale ones are dropped), else a new one. `reserved`:
-  // submit() already took one off the idle count for this request.
-  std::unique_ptr<PooledConn> acquire(bool reserved);
+  // submit() already took one off the idle count for this request. `now_ns`: the steady clock.
+  // A connection idle for less than trusted_idle_ns, that the server kept open across a reused
+  // request before (PooledConn::kept_before), is taken without looking at its socket
+  // (Connection::usable's recv): under closed-loop load that system call per request finds
+  // nothing. Safe because servers close idle connections after seconds (gunicorn 2 s, uvicorn and
+  // llama.cpp 5 s, nginx 75 s),
+  // and a request written to a connection the server had closed anyway is never acknowledged: the
+  // worker sends it again on a new one (counted in `retries`; exchange.cpp judges it). A server that
+  // closes after every response without a `Connection: close` never proves a connection, so its
+  // close is still looked for (and usually found) before each reuse.
+  std::unique_ptr<PooledConn> acquire(bool reserved, Nanos now_ns);
   // A new connection, never an idle one (a retry: another idle socket may be as stale as the first).
   std::unique_ptr<PooledConn> fresh();
-  // After a request: back to the idle list when `keep`, else closed.
-  void release(std::unique_ptr<PooledConn> c, bool keep);
+  // After a request: back to the idle list when `keep` (idle from `now_ns`), else closed.
+  void release(std::unique_ptr<PooledConn> c, bool keep, Nanos now_ns);
 
   // Connections serving a request, so that cancel_all() can close them.
-  void track(PooledConn* c) { active_.insert(c); }
-  void untrack(PooledConn* c) { active_.erase(c); }
+  // A vector with each connection's place in it (PooledConn::active_slot): no node allocated and
+  // freed per request, as a hash set did.
+  void track(PooledConn* c) {
+    c->active_slot = active_.size();
+    active_.push_back(c);
+  }
+  void untrack(PooledConn* c) {
+    PooledConn* last = active_.back();
+    active_[c->active_slot] = last;
+    last->active_slot = c->active_slot;
+    active_.pop_back();
+  }
   void cancel_active();  // marks every active connection cancelled and closes it
   void clear();          // closes every idle connection
 
@@ -44,8 +65,9 @@ class ConnectionPool {
   StreamDecoder* decoder_;
   bool keep_text_;
   std::atomic<int>* idle_count_;
+  Nanos trusted_idle_ns_;
   std::vector<std::unique_ptr<PooledConn>> idle_;
-  std::unordered_set<PooledConn*> active_;
+  std::vector<PooledConn*> active_;
 };
 
 }  // namespace sb

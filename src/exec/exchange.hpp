@@ -10,6 +10,7 @@
 #include <string>
 #include <string_view>
 
+#include "core/clock.hpp"
 #include "exec/read_buffer.hpp"
 #include "exec/response_reader.hpp"
 #include "exec/response_sink.hpp"
@@ -31,6 +32,9 @@ struct PooledConn {
   std::string head;         // request head, reused across requests
   bool connected = false;
   bool used = false;        // served a request before: the server may have closed it meanwhile
+  bool kept_before = false; // a request on it after a first one ended kept alive: the server keeps it open
+  Nanos idle_since_ns = 0;  // when it went back to the pool (steady clock)
+  std::size_t active_slot = 0;  // its place in ConnectionPool's list of connections in use
   bool cancelled = false;   // closed by Worker::cancel_all()
   std::uint64_t acked_before_write = 0;  // stream->acked_mark() before the current request was written
 };

@@ -56,9 +56,11 @@ struct Runner::Impl {
   std::int64_t output_tokens = 0;
   std::mutex record_mu;  // serialises the record callback: workers call it, it need not be thread-safe
   const RecordCallback* on_record = nullptr;
+  const PassCallback* on_pass_end = nullptr;  // under record_mu: a worker's call may come after the stage
   StageLoop* loop = nullptr;  // the running stage's dispatch state (under mu); null between stages
 
   void finished(RequestRecord& rec, std::size_t worker);
+  void pass_ended();
   Worker& pick_worker();
 
   // The workers first: their threads call finished(), which takes mu and notifies cv, and members
@@ -130,6 +132,7 @@ Runner::Runner(ClientOptions opt) : impl_(std::make_unique<Impl>(std::move(opt))
     const auto w = static_cast<std::size_t>(i);
     impl_->workers.push_back(std::make_unique<Worker>(
         impl_->opt, [impl = impl_.get(), w](RequestRecord& rec) { impl->finished(rec, w); }));
+    impl_->workers.back()->set_pass_done([impl = impl_.get()] { impl->pass_ended(); });
   }
 }
 
@@ -309,6 +312,11 @@ void Runner::Impl::finished(RequestRecord& rec, std::size_t w) {
   }
 }
 
+void Runner::Impl::pass_ended() {
+  std::lock_guard<std::mutex> lk(record_mu);
+  if (on_pass_end != nullptr && *on_pass_end) (*on_pass_end)();
+}
+
 namespace {
 
 // The client's threads over a stage: deltas of their kernel times (exec/thread_times.hpp).
@@ -336,7 +344,7 @@ struct ThreadSnapshot {
 }  // namespace
 
 StageOutput Runner::run_stage(const StageInput& in, const RecordCallback& on_record,
-                              const ProgressCallback& on_progress) {
+                              const ProgressCallback& on_progress, const PassCallback& on_pass_end) {
   Impl& m = *impl_;
   StageOutput out;
   check_bodies(in);
@@ -350,6 +358,10 @@ StageOutput Runner::run_stage(const StageInput& in, const RecordCallback& on_rec
   // Sleeps end within ~1 us of the deadline instead of the default 50 us timer slack.
   prctl(PR_SET_TIMERSLACK, 1000UL, 0UL, 0UL, 0UL);
   m.on_record = &on_record;
+  {
+    std::lock_guard<std::mutex> rk(m.record_mu);
+    m.on_pass_end = &on_pass_end;
+  }
   m.done = m.failed = m.in_flight = 0;
   m.output_tokens = 0;
   m.slot_limit = loop.limit;
@@ -387,6 +399,10 @@ StageOutput Runner::run_stage(const StageInput& in, const RecordCallback& on_rec
   out.client_times = ThreadSnapshot(m.workers).since(times_before, out.end_ns);
   if (on_progress) on_progress(last);
   m.on_record = nullptr;
+  {
+    std::lock_guard<std::mutex> rk(m.record_mu);
+    m.on_pass_end = nullptr;
+  }
   return out;
 }
 

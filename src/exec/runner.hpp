@@ -37,6 +37,12 @@ struct ClientOptions {
   // An open-loop request's worker wakes this much before it is due and spins the rest, so a late
   // timer wake-up is not dispatch lag (--dispatch-spin-us); costs up to that much CPU a request.
   Nanos dispatch_spin_ns = 0;
+  // A kept-alive connection idle for less than this, which the server kept open across a reused
+  // request before, is sent on without first looking at its socket for a close (a recv per request;
+  // why that is safe: exec/conn_pool.hpp). 0: always look. A twentieth of the shortest idle
+  // timeout of a common server (gunicorn's 2 s); a busy worker's pass over its ready connections
+  // alone can take a millisecond, so a much shorter one would still look at most of them.
+  Nanos trusted_idle_ns = 100'000'000;
 };
 
 // One request of a stage; its body is the stage's bodies[i] for requests[i].
@@ -89,6 +95,10 @@ struct Progress {
 using RecordCallback = std::function<void(const RequestRecord&)>;
 // Called from the dispatcher thread about every 200 ms.
 using ProgressCallback = std::function<void(const Progress&)>;
+// Called from a worker thread after a pass of its event loop in which requests finished, once they
+// all went through the record callback, before the worker next waits for the network (serialised
+// with the record callback): a record callback that buffers (report/jsonl_sink) writes here.
+using PassCallback = std::function<void()>;
 
 struct StageOutput {
   std::vector<RequestRecord> records;  // indexed by request index (dataset order), the sent ones of a bounded stage
@@ -110,7 +120,7 @@ class Runner {
 
   // Runs every request of the stage; returns when all have an outcome. Thread: caller's.
   StageOutput run_stage(const StageInput& in, const RecordCallback& on_record,
-                        const ProgressCallback& on_progress);
+                        const ProgressCallback& on_progress, const PassCallback& on_pass_end = {});
 
   // Thread-safe (any thread, e.g. a std::stop_callback; not from a signal handler): stop
   // dispatching and wake the dispatcher; in-flight requests get `stop_grace_s` to finish, then are

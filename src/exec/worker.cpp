@@ -44,6 +44,8 @@ struct Worker::Impl {
   Worker& owner;
   const ClientOptions& opt;
   JobDone on_done;
+  PassDone pass_done;
+  bool pass_done_posted = false;  // a call of pass_done is queued behind this pass's handlers
   std::optional<Dialer> dialer;  // set unless the streams come from a test's factory
   StreamDecoder decoder;
   std::string head_prefix;  // request line and fixed headers, built once
@@ -75,7 +77,7 @@ Worker::Impl::Impl(Worker& w, const ClientOptions& o, JobDone done, StreamFactor
     dialer->use_kernel_arrival_times(opt.kernel_arrival_times);
     make_stream = [this]() -> std::unique_ptr<ByteStream> { return dialer->open(); };
   }
-  pool.emplace(std::move(make_stream), decoder, opt.keep_text, owner.idle_);
+  pool.emplace(std::move(make_stream), decoder, opt.keep_text, owner.idle_, opt.trusted_idle_ns);
   head_prefix = "POST " + opt.endpoint.base_path + opt.path + " HTTP/1.1\r\nHost: " +
                 opt.endpoint.authority() + "\r\nUser-Agent: servebench/" SB_VERSION
                 "\r\nContent-Type: application/json\r\nAccept: */*\r\n";
@@ -121,6 +123,15 @@ asio::awaitable<void> Worker::Impl::serve(Job job) {
   rec.done_ns = now_ns() - job.t0_ns;
   owner.in_flight_.fetch_sub(1, std::memory_order_relaxed);
   on_done(rec);
+  // Posted, it runs after the handlers already queued (the rest of this pass) and the event loop's
+  // non-blocking poll, before it blocks in the next one.
+  if (pass_done && !pass_done_posted) {
+    pass_done_posted = true;
+    asio::post(ioc, [this] {
+      pass_done_posted = false;
+      pass_done();
+    });
+  }
 }
 
 // This thread's own timer: its wake-up is the only one between the due time and the send. The last
@@ -158,12 +169,13 @@ asio::awaitable<void> Worker::Impl::run_job(const Job& job) {
   // One event per token, and room for a closing event (a finish_reason or usage chunk with
   // choices): no allocation per token event, 4 bytes a token kept for the stage (issue 13).
   rec.token_ns.reserve(static_cast<std::size_t>(std::max(0, rec.expected_output_tokens)) + 2);
-  rec.sent_ns = now_ns() - job.t0_ns;  // vLLM's st: connection setup, if any, counts in TTFT
+  const Nanos sent_at_ns = now_ns();
+  rec.sent_ns = sent_at_ns - job.t0_ns;  // vLLM's st: connection setup, if any, counts in TTFT
   rec.retries = 0;
   const Deadline deadline = Clock::now() + to_duration(opt.timeout_s);
   for (int tries = 0;; ++tries) {
     // The retry takes a new connection: another idle one may have been closed by the server too.
-    auto conn = tries == 0 ? pool->acquire(job.reserved_idle) : pool->fresh();
+    auto conn = tries == 0 ? pool->acquire(job.reserved_idle, sent_at_ns) : pool->fresh();
     const bool reused = conn->used;
     conn->sink.begin(rec);
     pool->track(conn.get());
@@ -172,7 +184,7 @@ asio::awaitable<void> Worker::Impl::run_job(const Job& job) {
     // A kept-alive socket the server closed while idle fails before the request reached it (the
     // exchange checked that no byte of it was acknowledged): not the request's fault, send it again.
     if (a == Attempt::retry && reused && tries == 0 && !cancelling) {
-      pool->release(std::move(conn), false);
+      pool->release(std::move(conn), false, 0);
       ++rec.retries;
       continue;
     }
@@ -181,7 +193,8 @@ asio::awaitable<void> Worker::Impl::run_job(const Job& job) {
                                                                   ? "connection closed before any response byte"
                                                                   : rec.error);
     }
-    pool->release(std::move(conn), a == Attempt::keep);
+    if (a == Attempt::keep && reused) conn->kept_before = true;
+    pool->release(std::move(conn), a == Attempt::keep, now_ns());
     break;
   }
 }
@@ -246,6 +259,8 @@ Worker::~Worker() {
   if (impl_->thread.joinable()) impl_->thread.join();
   impl_->pool->clear();
 }
+
+void Worker::set_pass_done(PassDone f) { impl_->pass_done = std::move(f); }
 
 void Worker::submit(Job job) {
   in_flight_.fetch_add(1, std::memory_order_relaxed);

@@ -35,6 +35,10 @@ struct Job {
 
 // Called on the worker thread once the record's outcome is final.
 using JobDone = std::function<void(RequestRecord&)>;
+// Called on the worker thread after a pass of its event loop in which requests finished (each
+// reported through JobDone first), before the loop next waits for the network: what JobDone
+// gathered can be written once per pass instead of once per request.
+using PassDone = std::function<void()>;
 
 class Worker {
  public:
@@ -46,6 +50,8 @@ class Worker {
   Worker(const Worker&) = delete;
   Worker& operator=(const Worker&) = delete;
 
+  // Before the first submit(); none by default.
+  void set_pass_done(PassDone f);
   // Thread-safe. Requests are sent in the order they are submitted (each once due), so callers
   // that must keep an order submit under one lock.
   void submit(Job job);

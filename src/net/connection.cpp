@@ -196,6 +196,11 @@ void Connection::close() {
   impl_->lowest().close();
 }
 
+bool Connection::open() const {
+  const Impl& m = *impl_;
+  return m.connected && const_cast<beast::tcp_stream&>(m.lowest()).socket().is_open();
+}
+
 bool Connection::usable() const {
   const Impl& m = *impl_;
   if (!m.connected) return false;

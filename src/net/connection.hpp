@@ -69,6 +69,9 @@ class ByteStream {
   // can be sent on it. Never blocks (one non-blocking peek at the socket).
   // Stray CR/LF bytes after a response (a server's extra CRLF after the last chunk) are consumed.
   virtual bool usable() const = 0;
+  // Connected and not closed on this side: what usable() knows without a system call. A pool may
+  // send on a connection that passed this alone when it has reason to trust it (exec/conn_pool).
+  virtual bool open() const { return usable(); }
   // Bytes written on this connection that the peer's TCP has acknowledged (Linux TCP_INFO), 0 where
   // unknown. A request whose bytes were never acknowledged cannot have reached the server: the
   // peer's socket was closed when they arrived (it answered with a reset), so resending is safe.
@@ -135,6 +138,7 @@ class Connection final : public ByteStream {
   void expires_at(Deadline deadline) override;
   void close() override;
   bool usable() const override;
+  bool open() const override;
   std::uint64_t bytes_acked() const override;
   std::uint64_t acked_mark() const override;
   std::int64_t arrival_ns(std::int64_t read_at) const override;

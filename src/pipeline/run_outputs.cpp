@@ -62,6 +62,7 @@ RunOutputs::RunOutputs(const RunConfig& cfg, const RunContext& ctx) : cfg_(cfg),
   if (!cfg_.requests_jsonl.empty()) {
     try {
       jsonl_ = std::make_unique<JsonlSink>(cfg_.requests_jsonl);
+      jsonl_->set_batched(true);
       if (cfg_.shard.sharded()) jsonl_->set_shard(cfg_.shard.index);
     } catch (const UserError& e) {
       throw UserError(fmt::format("--requests-jsonl: {}", e.what()));
@@ -75,7 +76,12 @@ void RunOutputs::append_record(std::size_t stage, const std::string& request_id,
   if (jsonl_) jsonl_->write(stage, r, request_id);
 }
 
+void RunOutputs::flush_records() {
+  if (jsonl_) jsonl_->flush();
+}
+
 void RunOutputs::stage_done(const StageSummary& s, const std::vector<RequestRecord>& records) {
+  flush_records();
   if (cfg_.load.search) {
     const auto at = std::upper_bound(stages_.begin(), stages_.end(), s, [&](const StageSummary& a, const StageSummary& b) {
       return swept_load(ctx_.load_mode, a) < swept_load(ctx_.load_mode, b);

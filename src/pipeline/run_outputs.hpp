@@ -30,8 +30,11 @@ class RunOutputs {
   RunOutputs(const RunOutputs&) = delete;
   RunOutputs& operator=(const RunOutputs&) = delete;
 
-  // Thread-safe, never throws; written at once so a crash loses nothing.
+  // Thread-safe, never throws; the line waits in memory for flush_records() (below).
   void append_record(std::size_t stage, const std::string& request_id, const RequestRecord& r);
+  // Writes the lines append_record() gathered (one system call): after each pass of a worker's
+  // event loop (exec/runner.hpp PassCallback), and at the end of each stage.
+  void flush_records();
   // After each stage: keeps the summary, rewrites the sweep document and the CSV, writes the vLLM
   // file. Never throws for a write that fails (a full disk): the failure is kept, the summaries
   // stay in memory, and the next write (next stage, finish) tries again.

@@ -151,7 +151,9 @@ StageRun run_one_stage(const StageEnv& env, const StagePlan& whole) {
   };
   const std::int64_t planned_unix_ns = shard ? shard->before_stage(ordinal) : 0;
   if (telemetry) telemetry->begin_stage();
-  StageOutput out = runner.run_stage(in, on_record, [&](const Progress& pr) { progress.update(pr); });
+  StageOutput out = runner.run_stage(in, on_record, [&](const Progress& pr) { progress.update(pr); },
+                                     [&] { outputs.flush_records(); });
+  outputs.flush_records();  // a pass's call may have come after the last request, or not yet
   progress.clear();
   apply_recounts(out.records, recounted, cfg.save_detailed);
   const ClientUse use = client_use(out.records, out.client_times, cfg.client_ceiling);

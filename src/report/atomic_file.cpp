@@ -78,17 +78,24 @@ int write_replacing(const std::string& target, std::string_view text) noexcept {
 
 }  // namespace
 
-int write_all(int fd, std::string_view data) noexcept {
+int write_all(int fd, std::string_view data, std::size_t* written) noexcept {
+  const std::size_t size = data.size();
+  int err = 0;
   while (!data.empty()) {
     const ssize_t n = ::write(fd, data.data(), data.size());
     if (n < 0) {
       if (errno == EINTR) continue;
-      return errno;
+      err = errno;
+      break;
     }
-    if (n == 0) return EIO;  // no progress and no error: do not spin
+    if (n == 0) {  // no progress and no error: do not spin
+      err = EIO;
+      break;
+    }
     data.remove_prefix(static_cast<std::size_t>(n));
   }
-  return 0;
+  if (written != nullptr) *written = size - data.size();
+  return err;
 }
 
 int try_write_file_atomic(const std::string& path, std::string_view text) noexcept {

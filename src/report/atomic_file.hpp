@@ -20,6 +20,7 @@ void write_file_atomic(const std::string& path, std::string_view text);
 int try_write_file_atomic(const std::string& path, std::string_view text) noexcept;
 
 // Writes all of `data` to `fd`, resuming after partial writes and EINTR: 0, or the errno.
-int write_all(int fd, std::string_view data) noexcept;
+// `written`, when given, gets how many bytes went out (all of them unless it failed).
+int write_all(int fd, std::string_view data, std::size_t* written = nullptr) noexcept;
 
 }  // namespace sb::report

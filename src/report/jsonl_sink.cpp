@@ -4,10 +4,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <charconv>
 #include <cmath>
 #include <cstring>
+#include <string_view>
 
 #include <fmt/format.h>
 
@@ -199,6 +201,7 @@ JsonlSink::~JsonlSink() { close(); }
 
 void JsonlSink::close() noexcept {
   std::lock_guard lock(mu_);
+  flush_locked();
   if (fd_ < 0) return;
   if (::close(fd_) != 0 && error_ == 0) error_ = errno;
   fd_ = -1;
@@ -229,13 +232,43 @@ void JsonlSink::write(std::size_t stage, const RequestRecord& r, std::string_vie
     ++lost_;
     return;
   }
-  if (const int err = write_all(fd_, line); err != 0) {
+  try {
+    pending_ += line;
+  } catch (...) {
     ++lost_;
-    fail_locked(err);
+    flush_locked();
+    fail_locked(ENOMEM);
     return;
   }
-  ++lines_;
-  good_bytes_ += static_cast<std::int64_t>(line.size());
+  ++pending_lines_;
+  if (!batched_) flush_locked();
+}
+
+void JsonlSink::set_batched(bool on) noexcept {
+  std::lock_guard lock(mu_);
+  batched_ = on;
+  if (!on) flush_locked();
+}
+
+void JsonlSink::flush() noexcept {
+  std::lock_guard lock(mu_);
+  flush_locked();
+}
+
+void JsonlSink::flush_locked() noexcept {
+  if (pending_lines_ == 0) return;
+  std::size_t out = 0;
+  const int err = error_ != 0 || fd_ < 0 ? (error_ != 0 ? error_ : EBADF) : write_all(fd_, pending_, &out);
+  // The whole lines that went out count as written; a torn last one is cut off by fail_locked.
+  const std::string_view sent(pending_.data(), out);
+  const std::size_t whole = err == 0 ? out : sent.rfind('\n') + 1;  // npos + 1 == 0: none whole
+  const auto lines = static_cast<std::int64_t>(std::count(sent.begin(), sent.begin() + static_cast<std::ptrdiff_t>(whole), '\n'));
+  lines_ += lines;
+  good_bytes_ += static_cast<std::int64_t>(whole);
+  lost_ += pending_lines_ - lines;
+  pending_.clear();
+  pending_lines_ = 0;
+  if (err != 0) fail_locked(err);
 }
 
 std::int64_t JsonlSink::lines_written() const {

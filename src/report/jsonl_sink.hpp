@@ -1,6 +1,8 @@
 #pragma once
-// Per-request JSONL (docs/results-format.md §3): one line per finished request, written and
-// flushed at once so a crash or Ctrl-C loses nothing. Called from worker threads.
+// Per-request JSONL (docs/results-format.md §3): one line per finished request, written as it
+// finishes, or (batched, as a run does it) once its worker's event loop has handled the other
+// requests that finished in the same pass: one write per pass instead of one per request, and a
+// line is in the file before the worker next waits for the network. Called from worker threads.
 #include <cstdint>
 #include <cstdio>
 #include <mutex>
@@ -30,6 +32,10 @@ class JsonlSink {
   // regular file; a device cannot be) and no further line is written: a later line after a gap
   // would look like a complete file. Those lines are counted in lines_lost().
   void write(std::size_t stage, const RequestRecord& r, std::string_view request_id) noexcept;
+  // Batched: write() keeps lines in memory until flush() (or close()) writes them in one system
+  // call; a failure there keeps the whole lines that went out and counts the rest lost.
+  void set_batched(bool on) noexcept;
+  void flush() noexcept;  // thread-safe; nothing to do when no line waits
   // Closes the file, checking the close (NFS reports a deferred ENOSPC there). Idempotent.
   void close() noexcept;
   // A sharded run: every line from now on says which shard sent it. Before the first write.
@@ -43,6 +49,7 @@ class JsonlSink {
 
  private:
   void fail_locked(int err) noexcept;
+  void flush_locked() noexcept;
 
   std::string path_;
   int fd_ = -1;
@@ -53,6 +60,9 @@ class JsonlSink {
   std::int64_t good_bytes_ = 0;  // end of the last whole line
   int error_ = 0;
   int shard_ = -1;           // -1: not a sharded run
+  bool batched_ = false;
+  std::string pending_;      // whole lines not written yet
+  std::int64_t pending_lines_ = 0;
 };
 
 // "cannot write per-request file PATH: <errno text>: N request lines lost (M written)".

@@ -10,7 +10,7 @@ namespace {
 // Only usable() and close() matter to the pool; the I/O members are never called here.
 class PoolStub final : public ByteStream {
  public:
-  PoolStub(int id, int& closes) : id_(id), closes_(&closes) {}
+  PoolStub(int id, int& closes, int& looks) : id_(id), closes_(&closes), looks_(&looks) {}
   boost::asio::awaitable<void> connect(Deadline, ConnectError&) override { co_return; }
   boost::asio::awaitable<std::size_t> write(boost::asio::const_buffer, boost::asio::const_buffer,
                                             boost::system::error_code&) override { co_return 0; }
@@ -22,7 +22,11 @@ class PoolStub final : public ByteStream {
     if (!closed) ++*closes_;
     closed = true;
   }
-  bool usable() const override { return !closed && !stale; }
+  bool usable() const override {
+    ++*looks_;
+    return !closed && !stale;
+  }
+  bool open() const override { return !closed; }
   int id() const { return id_; }
 
   bool stale = false;
@@ -31,6 +35,7 @@ class PoolStub final : public ByteStream {
  private:
   int id_;
   int* closes_;
+  int* looks_;
 };
 
 struct PoolRig {
@@ -38,7 +43,10 @@ struct PoolRig {
   std::atomic<int> idle_count{0};
   int made = 0;
   int closes = 0;
-  ConnectionPool pool{[this] { return std::make_unique<PoolStub>(++made, closes); }, decoder, false, idle_count};
+  int looks = 0;  // usable() calls: a recv on a real socket
+  static constexpr Nanos kTrustedIdleNs = 1'000'000;
+  ConnectionPool pool{[this] { return std::make_unique<PoolStub>(++made, closes, looks); }, decoder, false, idle_count,
+                      kTrustedIdleNs};
 
   static PoolStub& stub(PooledConn& c) { return static_cast<PoolStub&>(*c.stream); }
   // What Worker::submit does before the worker thread runs the request.
@@ -51,20 +59,20 @@ struct PoolRig {
 
 TEST(ConnectionPool, ReusesTheMostRecentlyReleasedConnectionFirst) {
   PoolRig rig;
-  auto a = rig.pool.acquire(false);
-  auto b = rig.pool.acquire(false);
+  auto a = rig.pool.acquire(false, 0);
+  auto b = rig.pool.acquire(false, 0);
   EXPECT_EQ(rig.made, 2);
-  rig.pool.release(std::move(a), true);
-  rig.pool.release(std::move(b), true);
+  rig.pool.release(std::move(a), true, 0);
+  rig.pool.release(std::move(b), true, 0);
   EXPECT_EQ(rig.idle_count.load(), 2);
-  auto c = rig.pool.acquire(false);
+  auto c = rig.pool.acquire(false, 0);
   EXPECT_EQ(PoolRig::stub(*c).id(), 2);
   EXPECT_EQ(rig.idle_count.load(), 1);
-  auto d = rig.pool.acquire(false);
+  auto d = rig.pool.acquire(false, 0);
   EXPECT_EQ(PoolRig::stub(*d).id(), 1);
   EXPECT_EQ(rig.idle_count.load(), 0);
   EXPECT_EQ(rig.made, 2);
-  rig.pool.release(std::move(c), false);  // not kept: closed, not idle
+  rig.pool.release(std::move(c), false, 0);  // not kept: closed, not idle
   EXPECT_EQ(rig.closes, 1);
   EXPECT_EQ(rig.pool.idle(), 0u);
 }
@@ -72,16 +80,16 @@ TEST(ConnectionPool, ReusesTheMostRecentlyReleasedConnectionFirst) {
 TEST(ConnectionPool, StaleIdleConnectionsAreClosedAndSkipped) {
   PoolRig rig;
   std::vector<std::unique_ptr<PooledConn>> conns;
-  for (int i = 0; i < 3; ++i) conns.push_back(rig.pool.acquire(false));
+  for (int i = 0; i < 3; ++i) conns.push_back(rig.pool.acquire(false, 0));
   PoolRig::stub(*conns[0]).stale = true;
   PoolRig::stub(*conns[2]).stale = true;
-  for (auto& c : conns) rig.pool.release(std::move(c), true);
-  auto got = rig.pool.acquire(false);
+  for (auto& c : conns) rig.pool.release(std::move(c), true, 0);
+  auto got = rig.pool.acquire(false, 0);
   EXPECT_EQ(PoolRig::stub(*got).id(), 2);  // 3 was stale
   EXPECT_EQ(rig.closes, 1);
   EXPECT_EQ(rig.pool.idle(), 1u);
   EXPECT_EQ(rig.idle_count.load(), 1);
-  auto next = rig.pool.acquire(false);  // 1 is stale too: a new one
+  auto next = rig.pool.acquire(false, 0);  // 1 is stale too: a new one
   EXPECT_EQ(PoolRig::stub(*next).id(), 4);
   EXPECT_EQ(rig.closes, 2);
   EXPECT_EQ(rig.idle_count.load(), 0);
@@ -89,50 +97,107 @@ TEST(ConnectionPool, StaleIdleConnectionsAreClosedAndSkipped) {
 
 TEST(ConnectionPool, IdleCountMatchesTheIdleListThroughReservations) {
   PoolRig rig;
-  rig.pool.release(rig.pool.acquire(false), true);
+  rig.pool.release(rig.pool.acquire(false, 0), true, 0);
   ASSERT_EQ(rig.idle_count.load(), 1);
   // Reserved and served from the list.
   ASSERT_TRUE(rig.reserve());
-  auto c = rig.pool.acquire(true);
+  auto c = rig.pool.acquire(true, 0);
   EXPECT_EQ(rig.idle_count.load(), 0);
   EXPECT_EQ(rig.made, 1);
-  rig.pool.release(std::move(c), true);
+  rig.pool.release(std::move(c), true, 0);
   // Reserved, but an unreserved request took the connection first: the unit comes back.
   ASSERT_TRUE(rig.reserve());
-  auto other = rig.pool.acquire(false);
-  auto mine = rig.pool.acquire(true);
+  auto other = rig.pool.acquire(false, 0);
+  auto mine = rig.pool.acquire(true, 0);
   EXPECT_EQ(rig.made, 2);
   EXPECT_EQ(rig.idle_count.load(), 0);
-  rig.pool.release(std::move(other), true);
-  rig.pool.release(std::move(mine), true);
+  rig.pool.release(std::move(other), true, 0);
+  rig.pool.release(std::move(mine), true, 0);
   EXPECT_EQ(rig.idle_count.load(), 2);
   EXPECT_EQ(rig.pool.idle(), 2u);
 }
 
 TEST(ConnectionPool, ReservedStaleConnectionIsReplacedWithoutLosingCount) {
   PoolRig rig;
-  auto a = rig.pool.acquire(false);
-  auto b = rig.pool.acquire(false);
+  auto a = rig.pool.acquire(false, 0);
+  auto b = rig.pool.acquire(false, 0);
   PoolRig::stub(*b).stale = true;
-  rig.pool.release(std::move(a), true);
-  rig.pool.release(std::move(b), true);  // top of the list, stale
+  rig.pool.release(std::move(a), true, 0);
+  rig.pool.release(std::move(b), true, 0);  // top of the list, stale
   ASSERT_TRUE(rig.reserve());
-  auto got = rig.pool.acquire(true);
+  auto got = rig.pool.acquire(true, 0);
   EXPECT_EQ(PoolRig::stub(*got).id(), 1);
   EXPECT_EQ(rig.idle_count.load(), 0);
   EXPECT_EQ(rig.pool.idle(), 0u);
 }
 
+// A connection kept open across a reused request and idle for less than kTrustedIdleNs is taken
+// without a look at its socket; one that has not proved itself, or idled longer, is looked at.
+TEST(ConnectionPool, TrustsOnlyAProvenConnectionIdleForLessThanTheLimit) {
+  PoolRig rig;
+  constexpr Nanos t = 5'000'000'000;
+  // Not proven yet (no reused request kept it): looked at however soon it is taken again, and a
+  // stale one is dropped.
+  auto c = rig.pool.acquire(false, t);
+  PoolRig::stub(*c).stale = true;
+  rig.pool.release(std::move(c), true, t);
+  auto fresh = rig.pool.acquire(false, t + 1000);
+  EXPECT_EQ(rig.looks, 1);
+  EXPECT_EQ(PoolRig::stub(*fresh).id(), 2);
+  EXPECT_EQ(rig.closes, 1);
+  // Proven (the worker sets kept_before): taken within the limit without a look, even though a
+  // look would have found it stale; the request would then fail unacknowledged and go again.
+  fresh->kept_before = true;
+  PoolRig::stub(*fresh).stale = true;
+  rig.pool.release(std::move(fresh), true, t);
+  auto trusted = rig.pool.acquire(false, t + PoolRig::kTrustedIdleNs - 1);
+  EXPECT_EQ(rig.looks, 1);
+  EXPECT_EQ(PoolRig::stub(*trusted).id(), 2);
+  // At the limit: looked at again, found stale, replaced.
+  rig.pool.release(std::move(trusted), true, t);
+  auto after = rig.pool.acquire(false, t + PoolRig::kTrustedIdleNs);
+  EXPECT_EQ(rig.looks, 2);
+  EXPECT_EQ(PoolRig::stub(*after).id(), 3);
+  // Closed on this side: never taken, trusted or not.
+  after->kept_before = true;
+  PoolRig::stub(*after).closed = true;
+  rig.pool.release(std::move(after), true, t);
+  EXPECT_EQ(PoolRig::stub(*rig.pool.acquire(false, t + 1)).id(), 4);
+  EXPECT_EQ(rig.looks, 2);
+}
+
 TEST(ConnectionPool, CancelClosesOnlyTheConnectionsInUse) {
   PoolRig rig;
-  auto busy = rig.pool.acquire(false);
-  rig.pool.release(rig.pool.acquire(false), true);
+  auto busy = rig.pool.acquire(false, 0);
+  rig.pool.release(rig.pool.acquire(false, 0), true, 0);
   rig.pool.track(busy.get());
   rig.pool.cancel_active();
   EXPECT_TRUE(busy->cancelled);
   EXPECT_TRUE(PoolRig::stub(*busy).closed);
   EXPECT_EQ(rig.closes, 1);
   rig.pool.untrack(busy.get());
+}
+
+TEST(ConnectionPool, UntrackInAnyOrderLeavesExactlyTheOthersToCancel) {
+  PoolRig rig;
+  std::vector<std::unique_ptr<PooledConn>> c;
+  for (int i = 0; i < 4; ++i) c.push_back(rig.pool.acquire(false, 0));
+  for (auto& x : c) rig.pool.track(x.get());
+  rig.pool.untrack(c[1].get());  // from the middle: the last takes its place
+  rig.pool.untrack(c[3].get());  // the one that moved
+  rig.pool.cancel_active();
+  EXPECT_TRUE(c[0]->cancelled);
+  EXPECT_FALSE(c[1]->cancelled);
+  EXPECT_TRUE(c[2]->cancelled);
+  EXPECT_FALSE(c[3]->cancelled);
+  EXPECT_EQ(rig.closes, 2);
+  rig.pool.untrack(c[0].get());
+  rig.pool.untrack(c[2].get());
+  rig.pool.track(c[3].get());
+  rig.pool.cancel_active();
+  EXPECT_TRUE(c[3]->cancelled);
+  EXPECT_EQ(rig.closes, 3);
+  rig.pool.untrack(c[3].get());
 }
 
 }  // namespace

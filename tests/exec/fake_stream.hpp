@@ -43,6 +43,9 @@ struct FakeConnScript {
   std::vector<std::vector<FakeRead>> responses;
   ConnectError connect_error;    // connect() fails like this when set
   bool stale_when_idle = false;  // the server closes it as soon as it has answered: usable() is false
+  // After answering this many requests the server has closed it: usable() (the look at the socket)
+  // sees the close, open() (this side's view) does not.
+  std::size_t closed_after = static_cast<std::size_t>(-1);
   // How many of the requests written to it reached the server (its TCP acknowledged them); later
   // ones met a socket the server had closed (bytes_acked() does not count them).
   std::size_t acked_requests = static_cast<std::size_t>(-1);
@@ -55,6 +58,7 @@ struct FakeConnScript {
 struct FakeLog {
   int connects = 0;
   int closes = 0;
+  mutable int looks = 0;               // usable() calls: a look at a real socket (a recv)
   std::vector<std::string> requests;   // each request as written (head and body)
   std::vector<Nanos> read_returned_ns;  // now_ns() as each read that returned bytes handed them over
 };
@@ -112,7 +116,11 @@ class FakeStream final : public ByteStream {
     if (!closed_) ++log_->closes;
     closed_ = true;
   }
-  bool usable() const override { return connected_ && !closed_ && !(script_.stale_when_idle && served_ > 0); }
+  bool usable() const override {
+    ++log_->looks;
+    return open() && !(script_.stale_when_idle && served_ > 0) && served_ < script_.closed_after;
+  }
+  bool open() const override { return connected_ && !closed_; }
   std::uint64_t bytes_acked() const override { return acked_; }
 
  private:

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <map>
+#include <mutex>
 #include <thread>
 
 #include "net/fake_server.hpp"
@@ -103,6 +105,42 @@ TEST(Runner, KeepAliveReusesOneConnection) {
   EXPECT_EQ(server.requests(), 10);
   EXPECT_EQ(server.connections(), 1);
   EXPECT_EQ(runner.connections_opened(), 1);
+}
+
+// The pass callback follows the records of its pass: each call finds at least one record given to
+// the record callback since the last call, and none comes after the stage returns.
+TEST(Runner, PassCallbackFollowsTheRecordsOfItsPass) {
+  FakeServer server([](FakeConn& c, const FakeRequest&) { return stream(c, 3, 1); });
+  Runner runner(runner_options(server.port(), 2));
+  const RunnerStage stage(60, {"{}"}, 20);
+  std::mutex mu;
+  std::map<std::thread::id, int> pending;  // per worker thread: a pass is a worker's
+  int recorded = 0, calls = 0, empty_calls = 0;
+  const RecordCallback on_record = [&](const RequestRecord&) {
+    std::lock_guard<std::mutex> lk(mu);
+    ++pending[std::this_thread::get_id()];
+    ++recorded;
+  };
+  const PassCallback on_pass = [&] {
+    std::lock_guard<std::mutex> lk(mu);
+    ++calls;
+    if (pending[std::this_thread::get_id()] == 0) ++empty_calls;
+    pending[std::this_thread::get_id()] = 0;
+  };
+  const StageOutput out = runner.run_stage(stage.in, on_record, {}, on_pass);
+  int calls_at_return = 0;
+  {
+    std::lock_guard<std::mutex> lk(mu);
+    for (const auto& r : out.records) EXPECT_TRUE(r.ok()) << r.error;
+    EXPECT_EQ(recorded, 60);
+    EXPECT_GE(calls, 1);
+    EXPECT_LE(calls, 60);
+    EXPECT_EQ(empty_calls, 0);
+    calls_at_return = calls;
+  }
+  std::this_thread::sleep_for(std::chrono::milliseconds(20));  // a call still queued on a worker
+  std::lock_guard<std::mutex> lk(mu);
+  EXPECT_EQ(calls, calls_at_return) << "called after the stage returned";
 }
 
 TEST(Runner, ConcurrencyLimitIsNeverExceeded) {

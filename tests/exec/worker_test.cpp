@@ -160,6 +160,43 @@ TEST(Worker, ServerCloseBeforeTheResponseOnAReusedConnectionIsRetriedOnce) {
   EXPECT_EQ(rig.worker->connections_opened(), 2);
 }
 
+// A connection the server kept across a reused request is sent on again, within the trusted idle
+// time, without a look at its socket. When the server closed it meanwhile, the request met the
+// closed socket unacknowledged: it goes again on a new connection, counted as a retry, not failed.
+TEST(Worker, TrustedConnectionClosedByTheServerIsRetriedWithoutALook) {
+  WorkerRig rig;
+  rig.opt.trusted_idle_ns = 3'600'000'000'000;  // an hour: no machine is slow enough to miss it
+  const std::string resp = worker_sse_response();
+  FakeConnScript first{{worker_one_read(resp), worker_one_read(resp), {test::fake_eof()}}, {}, false};
+  first.closed_after = 2;
+  first.acked_requests = 2;
+  rig.net.add(first);
+  rig.net.add(FakeConnScript{{worker_one_read(resp)}, {}, false});
+  expect_streamed_ok(rig.send());
+  expect_streamed_ok(rig.send());  // reused: looked at once (not proven yet), then kept: proven
+  EXPECT_EQ(rig.net.log.looks, 1);
+  expect_streamed_ok(rig.send());
+  EXPECT_EQ(rig.net.log.looks, 1);  // trusted: no look, so the close was not seen before the write
+  EXPECT_EQ(rig.records.back().retries, 1);
+  EXPECT_EQ(rig.net.made(), 2);
+  EXPECT_EQ(rig.net.log.requests.size(), 4u);
+}
+
+TEST(Worker, UnprovenOrLongIdleConnectionsAreLookedAtBeforeReuse) {
+  WorkerRig rig;
+  rig.opt.trusted_idle_ns = 0;  // never trusted: every reuse looks, and sees the close
+  const std::string resp = worker_sse_response();
+  FakeConnScript first{{worker_one_read(resp), worker_one_read(resp), worker_one_read(resp)}, {}, false};
+  first.closed_after = 2;
+  rig.net.add(first);
+  rig.net.add(FakeConnScript{{worker_one_read(resp)}, {}, false});
+  for (int i = 0; i < 3; ++i) expect_streamed_ok(rig.send());
+  EXPECT_EQ(rig.net.log.looks, 2);
+  EXPECT_EQ(rig.records.back().retries, 0);  // the look found the close: a new connection at once
+  EXPECT_EQ(rig.net.made(), 2);
+  EXPECT_EQ(rig.net.log.requests.size(), 3u);
+}
+
 TEST(Worker, KeepAliveReusesOneConnectionForEveryRequest) {
   WorkerRig rig;
   const std::string resp = worker_sse_response();

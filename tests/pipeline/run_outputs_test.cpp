@@ -60,9 +60,14 @@ TEST(RunOutputs, WritesSweepJsonlAndCsvAsTheRunProgresses) {
   RequestRecord r;
   r.index = 1;
   outputs.append_record(0, "req-1", r);
+  EXPECT_EQ(slurp(cfg.requests_jsonl), "");  // gathered until the worker's pass ends
+  outputs.flush_records();
   EXPECT_NE(slurp(cfg.requests_jsonl).find("\"request_id\": \"req-1\""), std::string::npos);
+  r.index = 2;
+  outputs.append_record(0, "req-2", r);  // the stage's end writes what its last pass left
 
   outputs.stage_done(stage(0, 1), {});
+  EXPECT_NE(slurp(cfg.requests_jsonl).find("\"request_id\": \"req-2\""), std::string::npos);
   outputs.stage_done(stage(1, 4), {});
   const std::string csv = slurp(cfg.csv);
   EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 3) << csv;

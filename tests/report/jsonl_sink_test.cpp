@@ -158,6 +158,29 @@ TEST(JsonlSink, LinesAreOnDiskBeforeTheSinkCloses) {
   std::filesystem::remove(path);
 }
 
+TEST(JsonlSink, BatchedLinesWaitForFlushAndCloseWritesTheRest) {
+  const auto path = (std::filesystem::temp_directory_path() / ("sb_jsonl_batch_" + std::to_string(::getpid()))).string();
+  std::string one;
+  format_request_line(one, 0, ok_record(), "a");
+  one += '\n';
+  {
+    JsonlSink sink(path);
+    sink.set_batched(true);
+    sink.write(0, ok_record(), "a");
+    sink.write(0, ok_record(), "a");
+    EXPECT_EQ(testdata::read_file(path), "");  // in memory until the pass ends
+    EXPECT_EQ(sink.lines_written(), 0);
+    sink.flush();
+    EXPECT_EQ(testdata::read_file(path), one + one);
+    EXPECT_EQ(sink.lines_written(), 2);
+    sink.flush();  // nothing waits: nothing written twice
+    sink.write(0, ok_record(), "a");
+    EXPECT_EQ(testdata::read_file(path), one + one);
+  }  // closing writes the last line
+  EXPECT_EQ(testdata::read_file(path), one + one + one);
+  std::filesystem::remove(path);
+}
+
 TEST(JsonlSink, UnwritablePathIsAUserError) {
   EXPECT_THROW(JsonlSink("/nonexistent-dir/x.jsonl"), UserError);
 }
@@ -203,6 +226,33 @@ TEST(JsonlSinkLoss, FailedWriteLeavesOnlyWholeLines) {
   EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
   const std::string text = testdata::read_file(path);
   EXPECT_EQ(text, one + "\n" + one + "\n");
+  std::filesystem::remove(path);
+}
+
+// Batched, the same limit meets one write of five lines: the two whole lines that went out are
+// kept and counted, the torn third is cut off, and the rest are counted lost.
+TEST(JsonlSinkLoss, FailedBatchKeepsTheWholeLinesThatWentOut) {
+  const auto path = (std::filesystem::temp_directory_path() / ("sb_jsonl_bcut_" + std::to_string(::getpid()))).string();
+  std::string one;
+  format_request_line(one, 0, ok_record(), "a");
+  const rlim_t limit = static_cast<rlim_t>(one.size() + 1) * 2 + 10;
+  const pid_t pid = ::fork();
+  if (pid == 0) {
+    std::signal(SIGXFSZ, SIG_IGN);
+    const rlimit lim{limit, limit};
+    ::setrlimit(RLIMIT_FSIZE, &lim);
+    JsonlSink sink(path);
+    sink.set_batched(true);
+    for (int i = 0; i < 5; ++i) sink.write(0, ok_record(), "a");
+    sink.flush();
+    sink.write(0, ok_record(), "a");  // after the failure: lost, never written
+    sink.close();
+    ::_exit(sink.lines_written() == 2 && sink.lines_lost() == 4 && sink.error() == EFBIG ? 0 : 1);
+  }
+  int status = 0;
+  ::waitpid(pid, &status, 0);
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+  EXPECT_EQ(testdata::read_file(path), one + "\n" + one + "\n");
   std::filesystem::remove(path);
 }
 
