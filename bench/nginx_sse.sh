@@ -5,6 +5,10 @@
 # pinned to core 1. nginx sends a file, so it costs little per event and is not the limit: its own
 # core's CPU use is printed to check that. Run through bench/side_by_side.sh -n, or directly:
 #   bench/nginx_sse.sh [--callgrind] BIN SECONDS STREAMS TOKENS [OTHER COMMAND...]   ({port} -> nginx's port)
+# SERVER=fixed: bench/fixed_sse_server.cpp (compiled here with g++) in nginx's place: the same reply
+# from one thread that reads only the framing of each request and sends head and body in one
+# send(). On a 2-core VM nginx's core became the limit before the clients' did (wrk and, from
+# 901ec60, servebench made it 99 % busy); this server costs less per request, so the client is.
 # Events are token events: requests nginx answered (its access log) times TOKENS, over the
 # client's wall time. CPU is the client's user + sys.
 # --callgrind: instead, servebench's user-space instructions per event under valgrind, which are
@@ -17,7 +21,13 @@ callgrind=0
 bin=$1 seconds=$2 streams=$3 tokens=$4
 shift 4
 other=("$@")
-command -v nginx >/dev/null || { echo "nginx_sse.sh: nginx not found (Debian: apt-get install nginx-light)" >&2; exit 2; }
+server=${SERVER:-nginx}
+case "$server" in
+  nginx) command -v nginx >/dev/null || { echo "nginx_sse.sh: nginx not found (Debian: apt-get install nginx-light)" >&2; exit 2; } ;;
+  fixed) ;;
+  *) echo "nginx_sse.sh: SERVER must be nginx or fixed, got '$server'" >&2; exit 2 ;;
+esac
+here="$(cd "$(dirname "$0")" && pwd)"
 dir=$(mktemp -d)
 [ -n "${KEEP_DIR:-}" ] && echo "# files kept in $dir" >&2
 nginx_pid=
@@ -72,7 +82,18 @@ http {
 }
 EOF
 
+if [ "$server" = fixed ]; then
+  g++ -O2 -std=c++20 -o "$dir/fixed_sse_server" "$here/fixed_sse_server.cpp"
+fi
 start_nginx() {
+  if [ "$server" = fixed ]; then
+    taskset -c 0 "$dir/fixed_sse_server" "$dir/root/v1/completions" "$port" > "$dir/server.out" 2>&1 &
+    nginx_pid=$!
+    for _ in $(seq 100); do grep -q listening "$dir/server.out" && break; sleep 0.05; done
+    curl -sf -o /dev/null -X POST "http://127.0.0.1:$port/v1/completions" &&
+      curl -sf -o /dev/null -X POST "http://127.0.0.1:$port/v1/completions" || { cat "$dir/server.out" >&2; exit 1; }
+    return
+  fi
   : > "$dir/access.log"
   taskset -c 0 nginx -p "$dir" -c "$dir/nginx.conf" > "$dir/nginx.out" 2>&1 &
   nginx_pid=$!
@@ -92,18 +113,24 @@ measure() {  # NAME COMMAND...: runs the client pinned to core 1 and prints its 
   after=$(cpu_ticks "$nginx_pid")
   stop_nginx  # flushes the access log
   local requests
-  requests=$(grep -c '" 200 ' "$dir/access.log" || true)
+  if [ "$server" = fixed ]; then
+    requests=$(sed -n 's/^requests //p' "$dir/server.out")
+  else
+    requests=$(grep -c '" 200 ' "$dir/access.log" || true)
+  fi
   requests=$((requests - 2))  # start_nginx's two probes
   read -r wall user sys < "$dir/cpu"
   python3 -c "
 r, t, w, u, s, ng = $requests, $tokens, $wall, $user, $sys, ($after - $before) / $(getconf CLK_TCK)
 e = r * t
 print(f'{\"$name\":<12} {e:>10} events  {e / w / 1e6:6.3f} M events/s  cpu {u + s:7.3f} s  '
-      f'{1e6 * (u + s) / max(e, 1):6.3f} us/event  (client core {100 * (u + s) / w:3.0f} %, nginx core {100 * ng / w:3.0f} %)')"
+      f'{1e6 * (u + s) / max(e, 1):6.3f} us/event  (client core {100 * (u + s) / w:3.0f} %, server core {100 * ng / w:3.0f} %)')"
 }
 
-printf '# %s, %s cores, nginx %s; %s streams, %s tokens per reply, %s s\n' "$(date -u +%FT%TZ)" "$(nproc)" \
-  "$(nginx -v 2>&1 | sed 's/.*\///')" "$streams" "$tokens" "$seconds"
+server_name=fixed_sse_server
+[ "$server" = nginx ] && server_name="nginx $(nginx -v 2>&1 | sed 's/.*\///')"
+printf '# %s, %s cores, %s; %s streams, %s tokens per reply, %s s\n' "$(date -u +%FT%TZ)" "$(nproc)" \
+  "$server_name" "$streams" "$tokens" "$seconds"
 servebench=("$bin" run --port "$port" --model sim-model --concurrency "$streams" --random-input-len 16
   --random-output-len "$tokens" --ignore-eos --client-threads 1 --no-selftest --no-preflight-request --disable-tqdm
   --output-json "$dir/s.json")
