@@ -185,6 +185,7 @@ std::vector<Field> toml_fields(sim::EngineConfig& c) {
       {"model", "head_dim", number_into(m.head_dim)},
       {"model", "intermediate_size", number_into(m.intermediate_size)},
       {"model", "vocab_size", number_into(m.vocab_size)},
+      {"model", "tie_word_embeddings", bool_into(m.tied_embeddings)},
       {"model", "dtype_bytes", number_into(m.dtype_bytes)},
       {"gpu", "name", string_into(g.name)},
       {"gpu", "device_name", string_into(g.device_name)},

@@ -19,10 +19,18 @@ CostModel::CostModel(const HardwareSetup& setup) : setup_(setup) {
   const CostParams& k = setup_.cost;
   const double tp = std::max(1, setup_.tensor_parallel);
   weight_bytes_ = m.params * m.dtype_bytes / tp;
+  // The embedding table is a lookup: a step reads the rows of its tokens, not the table, and does no
+  // math with it. The lm_head (the same matrix when tied) is a product, but vLLM runs it for the
+  // rows it samples from only (the last token of each sequence that emits one), not every token.
+  // Both are split over the TP ranks (vocabulary-parallel).
+  const double table = static_cast<double>(m.vocab_size) * m.hidden_size;
+  const double body = std::max(0.0, m.params - table * (m.tied_embeddings ? 1 : 2));
+  streamed_bytes_ = (body + table) * m.dtype_bytes / tp;
+  lm_head_flops_per_row_ = 2.0 * table / tp;
   // KV heads are split across TP ranks; with more ranks than KV heads they are replicated.
   const double kv_heads_per_gpu = std::max(1.0, m.num_kv_heads / tp);
   kv_bytes_per_token_ = 2.0 * m.num_layers * kv_heads_per_gpu * m.head_dim * m.dtype_bytes;
-  linear_flops_per_token_ = 2.0 * m.params / tp;
+  linear_flops_per_token_ = 2.0 * body / tp;
   // QK^T and PV: two multiply-adds (4 FLOPs) per head dimension per (query, key) pair per layer.
   attn_flops_per_pair_ = 4.0 * m.num_layers * m.num_heads * m.head_dim / tp;
   // Two all-reduces per layer (after attention and after the MLP) over the hidden state; a ring
@@ -41,9 +49,11 @@ StepCost CostModel::step_cost(const StepShape& shape) const {
   cost.overhead_s = (k.step_overhead_us + k.seq_overhead_us * static_cast<double>(shape.num_seqs)) * 1e-6;
   const double tokens = static_cast<double>(shape.new_tokens());
   if (tokens <= 0) return cost;
-  const double flops = linear_flops_per_token_ * tokens + attn_flops_per_pair_ * shape.attention_pairs;
+  const double flops = linear_flops_per_token_ * tokens +
+                       lm_head_flops_per_row_ * static_cast<double>(shape.sampled_tokens) +
+                       attn_flops_per_pair_ * shape.attention_pairs;
   cost.compute_s = flops / flops_;
-  const double bytes = weight_bytes_ + kv_bytes_per_token_ * static_cast<double>(shape.kv_tokens_read) +
+  const double bytes = streamed_bytes_ + kv_bytes_per_token_ * static_cast<double>(shape.kv_tokens_read) +
                        kv_bytes_per_token_ * tokens;  // new KV entries written
   cost.memory_s = bytes / bandwidth_;
   cost.device_s = smooth_max(cost.compute_s, cost.memory_s, k.roofline_sharpness);

@@ -1,9 +1,11 @@
 #pragma once
 // Time of one engine step on the simulated GPU(s), per GPU (TP splits weights, heads and FLOPs):
 //   device  = (computeⁿ + memoryⁿ)^(1/n)            a smooth roofline, n = roofline_sharpness
-//   compute = FLOPs / (peak · compute_efficiency)   weights: 2·params per token; attention:
+//   compute = FLOPs / (peak · compute_efficiency)   weights: 2·(params − embedding, and the
+//             lm_head) per token, plus 2·vocab·hidden (the lm_head) per sampled row; attention:
 //             4·layers·heads·head_dim per (query token, context token) pair
-//   memory  = (weights + KV read + KV written) / (bandwidth · bandwidth_efficiency / (1 + falloff·(TP−1)))
+//   memory  = (weights streamed + KV read + KV written) / (bandwidth · bandwidth_efficiency / (1 + falloff·(TP−1)))
+//             where the weights streamed leave out an untied embedding table (a lookup of a few rows)
 //   comm    = 2·layers all-reduces of latency + T·hidden·dtype·2(TP−1)/TP / (link · link_efficiency)
 //   step    = device + comm + step_overhead_us + seq_overhead_us · sequences
 // No FLOP floor: at small batch compute is tiny and the step streams the weights (memory-bound);
@@ -59,7 +61,10 @@ class CostModel {
   // negative memory left yields 0 (the caller reports that the model does not fit).
   std::int64_t num_gpu_blocks(int block_size, double gpu_memory_utilization, double reserve_bytes) const;
 
-  double weight_bytes_per_gpu() const { return weight_bytes_; }
+  double weight_bytes_per_gpu() const { return weight_bytes_; }           // resident: every parameter
+  double streamed_bytes_per_gpu() const { return streamed_bytes_; }      // read by each step
+  double linear_flops_per_token() const { return linear_flops_per_token_; }  // per GPU, the lm_head aside
+  double lm_head_flops_per_row() const { return lm_head_flops_per_row_; }    // per GPU, per sampled row
   double kv_bytes_per_token_per_gpu() const { return kv_bytes_per_token_; }
   double kv_bytes_per_token_per_layer() const { return kv_bytes_per_token_ / setup_.model.num_layers; }
   double effective_flops() const { return flops_; }          // per GPU, FLOP/s
@@ -71,6 +76,8 @@ class CostModel {
  private:
   HardwareSetup setup_;
   double weight_bytes_ = 0;
+  double streamed_bytes_ = 0;
+  double lm_head_flops_per_row_ = 0;
   double kv_bytes_per_token_ = 0;
   double linear_flops_per_token_ = 0;
   double attn_flops_per_pair_ = 0;

@@ -11,8 +11,9 @@ namespace sb::sim {
 struct CostParams {
   // Achieved fraction of the dense peak on large, compute-bound GEMMs (prefill MFU).
   double compute_efficiency = 0.6;
-  // Achieved fraction of peak HBM bandwidth when streaming weights and KV at TP 1.
-  double bandwidth_efficiency = 0.85;
+  // Achieved fraction of peak HBM bandwidth when streaming weights and KV at TP 1 (the weights a
+  // step reads: an untied embedding table is not among them).
+  double bandwidth_efficiency = 0.80;
   // n of the smooth roofline (computeⁿ + memoryⁿ)^(1/n): how imperfectly the two overlap near the
   // ridge, where GEMM tiles are neither weight-load- nor math-limited. Large n → max(compute, memory).
   double roofline_sharpness = 2;

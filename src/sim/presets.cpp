@@ -6,35 +6,38 @@
 namespace sb::sim {
 namespace {
 
-// Architectures from the models' published config.json files.
+// Architectures from the models' published config.json files (tie_word_embeddings: only Llama-3.2-1B).
 const std::array<ModelPreset, 5> kModels = {{
     {"llama-3-8b", 8.03e9, 32, 4096, 32, 8, 128, 14336, 128256, 2, 1, 8192},
     {"llama-3-70b", 70.6e9, 80, 8192, 64, 8, 128, 28672, 128256, 2, 4, 8192},
     {"qwen3-32b", 32.8e9, 64, 5120, 64, 8, 128, 25600, 151936, 2, 1, 32768},
     {"mistral-7b", 7.24e9, 32, 4096, 32, 8, 128, 14336, 32768, 2, 1, 32768},
-    {"llama-3.2-1b", 1.24e9, 16, 2048, 32, 8, 64, 8192, 128256, 2, 1, 8192},
+    {"llama-3.2-1b", 1.24e9, 16, 2048, 32, 8, 64, 8192, 128256, 2, 1, 8192, true},
 }};
 
 // What each family achieves with vLLM, as fractions of the data sheet plus host and all-reduce
 // costs; docs/simulator.md gives the published run behind each number and the error against it.
-// Hopper: decode of Llama-3-8B streams at ~85 % of HBM3 (6.5 ms single-request TPOT on H100 against
-// a 4.8 ms roofline, of which ~0.8 ms is host time per step in vLLM V1).
+// Bandwidth efficiencies are of the weights a step streams: every parameter but an untied
+// embedding table (sim/cost_model.hpp). Hopper: cuBLAS streams Llama-3-8B's 15.01 GB at 80 % of an
+// H200's 4.8 TB/s (bench/gpu/linear_roofline.py, docs/simulator.md); with ~0.86 ms of host time that
+// is 6.46 ms single-request decode on an H100.
 constexpr CostParams kHopper{};
-// Ampere: the same stack; A100-40GB single-request decode runs at 77 % of its bandwidth ceiling
-// including the host share (13.3 ms TPOT), i.e. ~80 % for the weight stream itself.
-constexpr CostParams kAmpere{.compute_efficiency = 0.65, .bandwidth_efficiency = 0.8, .allreduce_latency_us = 14};
+// Ampere: the same stack; its Llama-3-8B rows (A100-40GB single-request decode at 13.3 ms TPOT,
+// the A100 ShareGPT rows) fit 0.75 of the bandwidth, and its prefill row (SGLang TTFT) 0.57 of the
+// dense peak, with the lm_head charged for sampled rows only.
+constexpr CostParams kAmpere{.compute_efficiency = 0.57, .bandwidth_efficiency = 0.75, .allreduce_latency_us = 14};
 // Ada (L4): PCIe only, so all-reduces are slow; otherwise NVIDIA's stack.
 constexpr CostParams kAda{.allreduce_latency_us = 25, .link_efficiency = 0.6};
 // CDNA3 (MI300X): ROCm kernels reach a smaller share of the larger data sheet, RCCL all-reduces
 // cost more per call, and the host path is longer.
 constexpr CostParams kCdna3{.compute_efficiency = 0.45,
-                            .bandwidth_efficiency = 0.8,
+                            .bandwidth_efficiency = 0.79,
                             .step_overhead_us = 1000,
                             .allreduce_latency_us = 28,
                             .link_efficiency = 0.6};
 // CDNA2 (MI250, one GCD as vLLM sees it): older kernels still.
 constexpr CostParams kCdna2{.compute_efficiency = 0.4,
-                            .bandwidth_efficiency = 0.7,
+                            .bandwidth_efficiency = 0.65,
                             .step_overhead_us = 1200,
                             .allreduce_latency_us = 25,
                             .link_efficiency = 0.6};

@@ -23,6 +23,9 @@ struct ModelPreset {
   double dtype_bytes = 2;           // bf16 weights and KV cache
   int default_tensor_parallel = 1;  // smallest TP that fits the weights on an 80 GB GPU
   int max_model_len = 8192;
+  // The lm_head is the embedding table (HF tie_word_embeddings): the table is streamed once a step,
+  // for the lm_head. Untied, a step reads only the embedding rows of its tokens.
+  bool tied_embeddings = false;
 };
 
 struct GpuPreset {

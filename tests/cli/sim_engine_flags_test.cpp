@@ -70,6 +70,7 @@ TEST(SimEngineFlags, TomlFileSitsBetweenPresetAndFlags) {
   EXPECT_EQ(c.hardware.model.name, "my-8b-variant");
   EXPECT_EQ(c.hardware.model.num_layers, 36);
   EXPECT_EQ(c.hardware.model.hidden_size, 4096);  // untouched preset value
+  EXPECT_TRUE(c.hardware.model.tied_embeddings);  // the preset's Llama-3-8B is untied
   EXPECT_EQ(c.scheduler.max_num_seqs, 128);
   EXPECT_FALSE(c.scheduler.chunked_prefill);
   EXPECT_EQ(c.hardware.tensor_parallel, 2);
@@ -96,7 +97,7 @@ TEST(SimEngineFlags, TheGpuPresetBringsItsOwnCostNumbers) {
   // MI300X's set (sim/presets.cpp), not the H100 defaults of sim/cost_params.hpp.
   const sim::EngineConfig c = resolve_engine_config(parse({"--gpu-preset", "mi300x"}));
   EXPECT_DOUBLE_EQ(c.hardware.cost.compute_efficiency, 0.45);
-  EXPECT_DOUBLE_EQ(c.hardware.cost.bandwidth_efficiency, 0.8);
+  EXPECT_DOUBLE_EQ(c.hardware.cost.bandwidth_efficiency, 0.79);
   EXPECT_DOUBLE_EQ(c.hardware.cost.allreduce_latency_us, 28);
 }
 

@@ -37,9 +37,34 @@ StepShape one_prefill(std::int64_t tokens) {
 
 TEST(CostModel, PerTokenSizesFollowTheArchitecture) {
   const CostModel m = model_on("llama-3-8b", "h100");
-  EXPECT_DOUBLE_EQ(m.weight_bytes_per_gpu(), 16.06e9);         // 8.03e9 params × 2 B
+  EXPECT_DOUBLE_EQ(m.weight_bytes_per_gpu(), 16.06e9);         // 8.03e9 params × 2 B, all resident
   EXPECT_DOUBLE_EQ(m.kv_bytes_per_token_per_gpu(), 131072.0);  // 2·32 layers·8 kv heads·128·2 B
   EXPECT_DOUBLE_EQ(m.attention_flops_per_pair(), 524288.0);    // 4·32·32·128
+}
+
+// The embedding table (vocab·hidden = 128256·4096 = 525,336,576 parameters) is a lookup: a step
+// streams the other 7,504,663,424 parameters (the lm_head among them) and runs the products of the
+// 6,979,326,848 that are neither table nor lm_head for every token, the lm_head for sampled rows.
+TEST(CostModel, EmbeddingIsALookupAndTheLmHeadRunsForSampledRowsOnly) {
+  const CostModel m = model_on("llama-3-8b", "h100");
+  EXPECT_DOUBLE_EQ(m.streamed_bytes_per_gpu(), 15009326848.0);  // (8.03e9 − 525,336,576) × 2 B
+  EXPECT_DOUBLE_EQ(m.linear_flops_per_token(), 13958653696.0);   // 2·(8.03e9 − 2·525,336,576)
+  EXPECT_DOUBLE_EQ(m.lm_head_flops_per_row(), 1050673152.0);     // 2·525,336,576
+  // A 4096-token prompt chunk that does not end its prompt samples nothing: one lm_head row less.
+  StepShape mid = one_prefill(4096);
+  mid.sampled_tokens = 0;
+  const double saved_s = m.step_cost(one_prefill(4096)).compute_s - m.step_cost(mid).compute_s;
+  EXPECT_NEAR(saved_s, 1050673152.0 / (989e12 * 0.6), 1e-15);
+  // Tied (Llama-3.2-1B: 1.24e9 parameters, 128256·2048 = 262,668,288 of them the shared table):
+  // the table is streamed once, for the lm_head; the products skip it per token.
+  const CostModel tied = model_on("llama-3.2-1b", "h100");
+  EXPECT_DOUBLE_EQ(tied.streamed_bytes_per_gpu(), 2.48e9);
+  EXPECT_DOUBLE_EQ(tied.linear_flops_per_token(), 1954663424.0);  // 2·(1.24e9 − 262,668,288)
+  EXPECT_DOUBLE_EQ(tied.lm_head_flops_per_row(), 525336576.0);
+  // Tensor parallelism splits the table and the lm_head with the rest (vocabulary-parallel).
+  const CostModel tp4 = model_on("llama-3-70b", "h100", 4);
+  EXPECT_DOUBLE_EQ(tp4.streamed_bytes_per_gpu(), (70.6e9 - 1050673152.0) * 2 / 4);
+  EXPECT_DOUBLE_EQ(tp4.lm_head_flops_per_row(), 2.0 * 1050673152.0 / 4);
 }
 
 TEST(CostModel, SmoothMaxKnownAnswers) {
@@ -55,57 +80,57 @@ TEST(CostModel, SmoothMaxKnownAnswers) {
 TEST(CostModel, DecodeAtBatchOneStreamsTheWeightsWithNoFlopFloor) {
   // llama-3-8b on A100-80GB, one token after 1000 cached (the old model put a 13.7 ms FLOP floor,
   // 2·8.03e9·129 / (312e12·0.5), above the 9.3 ms weight stream here):
-  // compute = (2·8.03e9 + 524288·1001) / (312e12·0.65)        = 8.177915e-05 s
-  // memory  = (16.06e9 + 131072·1001) / (2039e9·0.8)           = 9.925946e-03 s
-  // device  = memory·(1 + (compute/memory)²)^(1/2)             = 9.926283e-03 s
+  // compute = (13,958,653,696 + 1,050,673,152 + 524288·1001) / (312e12·0.57) = 8.734896e-05 s
+  // memory  = (15,009,326,848 + 131072·1001) / (2039e9·0.75)                 = 9.900624e-03 s
+  // device  = memory·(1 + (compute/memory)²)^(1/2)                           = 9.901010e-03 s
   const StepCost c = model_on("llama-3-8b", "a100").step_cost(one_decode(1000));
-  EXPECT_NEAR(c.compute_s, 8.17791532938856e-05, 1e-15);
-  EXPECT_NEAR(c.memory_s, 0.00992594597351643, 1e-14);
-  EXPECT_NEAR(c.device_s, 0.00992628285407385, 1e-14);
+  EXPECT_NEAR(c.compute_s, 8.73489605038237e-05, 1e-15);
+  EXPECT_NEAR(c.memory_s, 0.00990062443681543, 1e-14);
+  EXPECT_NEAR(c.device_s, 0.00990100975051373, 1e-14);
   EXPECT_LT(c.device_s, c.memory_s * 1.0001);  // tile under-use adds nothing to the stream
   EXPECT_EQ(c.comm_s, 0.0);
   // overhead = 800 µs + 60 µs · 1 sequence
-  EXPECT_NEAR(c.total_s(), 0.01078628285407385, 1e-14);
+  EXPECT_NEAR(c.total_s(), 0.0107610097505137, 1e-14);
 }
 
 TEST(CostModel, LargePrefillIsComputeBound) {
-  // 4096 prompt tokens on H100, empty cache: pairs = 4096·4097/2 = 8390656;
-  // compute = (2·8.03e9·4096 + 524288·8390656) / (989e12·0.6)  = 0.1182690938 s
-  // memory  = (16.06e9 + 131072·4096) / (3350e9·0.85)           = 0.0058285763 s
-  // device  = compute·(1 + (memory/compute)²)^(1/2)             = 0.1184126296 s
+  // 4096 prompt tokens on H100, empty cache, the last one sampled: pairs = 4096·4097/2 = 8390656;
+  // compute = (13,958,653,696·4096 + 1,050,673,152 + 524288·8390656) / (989e12·0.6) = 0.1037661214 s
+  // memory  = (15,009,326,848 + 131072·4096) / (3350e9·0.80)                       = 0.0058008201 s
+  // device  = compute·(1 + (memory/compute)²)^(1/2)                                = 0.1039281361 s
   const StepCost c = model_on("llama-3-8b", "h100").step_cost(one_prefill(4096));
-  EXPECT_NEAR(c.compute_s, 0.11826909378653185, 1e-12);
-  EXPECT_NEAR(c.memory_s, 0.005828576264091308, 1e-12);
-  EXPECT_NEAR(c.device_s, 0.1184126295897266, 1e-12);
+  EXPECT_NEAR(c.compute_s, 0.103766121444044, 1e-12);
+  EXPECT_NEAR(c.memory_s, 0.00580082005970149, 1e-12);
+  EXPECT_NEAR(c.device_s, 0.103928136098485, 1e-12);
 }
 
 TEST(CostModel, ShortPromptPrefillOnA100) {
   // The 230-token ShareGPT-sized prefill that took 38.5 ms in the old model (efficiency 0.5 ×
   // 230/358 plus a 1.5 ms step): pairs = 230·231/2 = 26565;
-  // compute = (2·8.03e9·230 + 524288·26565) / (312e12·0.65)  = 0.0182826810 s
-  // memory  = (16.06e9 + 131072·230) / (2039e9·0.8)            = 0.0098639937 s
-  // device  = compute·(1 + (memory/compute)²)^(1/2)           = 0.0207738970 s; + 860 µs host
+  // compute = (13,958,653,696·230 + 1,050,673,152 + 524288·26565) / (312e12·0.57) = 0.0181369137 s
+  // memory  = (15,009,326,848 + 131072·230) / (2039e9·0.75)                       = 0.0098345420 s
+  // device  = compute·(1 + (memory/compute)²)^(1/2)                              = 0.0206316712 s; + 860 µs host
   const StepCost c = model_on("llama-3-8b", "a100").step_cost(one_prefill(230));
-  EXPECT_NEAR(c.compute_s, 0.018282681019329387, 1e-12);
-  EXPECT_NEAR(c.device_s, 0.0207738970203077, 1e-12);
-  EXPECT_NEAR(c.total_s(), 0.0216338970203077, 1e-12);
+  EXPECT_NEAR(c.compute_s, 0.018136913708682, 1e-12);
+  EXPECT_NEAR(c.device_s, 0.0206316711859925, 1e-12);
+  EXPECT_NEAR(c.total_s(), 0.0214916711859925, 1e-12);
 }
 
 TEST(CostModel, RidgeCostsAtMostTheSquareRootOfTwo) {
   // Where compute equals memory the two overlap worst: device = 2^(1/2) · either.
   HardwareSetup h = testing_util::make_config("llama-3-8b", "h100").hardware;
   const CostModel m(h);
-  // Tokens T at which 2·8.03e9·T/(989e12·0.6) = (16.06e9 + 131072·T)/(3350e9·0.85):
-  // 2.7064e-5·T = 5.6400e-3 + 4.603e-8·T → T = 5.6400e-3 / 2.7018e-5 ≈ 208.8
+  // Tokens T (none sampled) at which 13,958,653,696·T/(989e12·0.6) = (15,009,326,848 + 131072·T)/(3350e9·0.80):
+  // 2.35232e-5·T = 5.60050e-3 + 4.8907e-8·T → T = 5.60050e-3 / 2.34743e-5 ≈ 238.6
   StepShape s;
-  s.decode_tokens = 209;
-  s.num_seqs = 209;
+  s.decode_tokens = 239;
+  s.num_seqs = 239;
   const StepCost c = m.step_cost(s);
   EXPECT_NEAR(c.compute_s / c.memory_s, 1.0, 0.01);
   EXPECT_NEAR(c.device_s / std::max(c.compute_s, c.memory_s), std::sqrt(2.0), 0.01);
   // Away from the ridge the excess shrinks: at 4× the tokens memory/compute ≈ 1/4, so the step is
   // compute·√(1 + 1/16) ≈ 3.1 % over pure compute.
-  s.decode_tokens = 4 * 209;
+  s.decode_tokens = 4 * 239;
   const StepCost far = m.step_cost(s);
   EXPECT_NEAR(far.device_s / far.compute_s, std::hypot(1.0, far.memory_s / far.compute_s), 1e-12);
   EXPECT_LT(far.device_s / far.compute_s, 1.035);
@@ -113,15 +138,15 @@ TEST(CostModel, RidgeCostsAtMostTheSquareRootOfTwo) {
 
 TEST(CostModel, TensorParallelAddsAllReducesAndLosesBandwidth) {
   // llama-3-70b on 4× H100, one decode token with no context:
-  // weights/GPU = 70.6e9·2/4 = 35.3e9 B; KV/token/GPU = 2·80·(8/4)·128·2 = 81920 B;
-  // bandwidth/GPU = 3350e9·0.85 / (1 + 0.15·3) = 1.963793e12 B/s;
-  // memory = (35.3e9 + 81920) / 1.963793e12                                = 0.0179754587 s
+  // streamed/GPU = (70.6e9 − 128256·8192)·2/4 = 34,774,663,424 B; KV/token/GPU = 2·80·(8/4)·128·2 = 81920 B;
+  // bandwidth/GPU = 3350e9·0.80 / (1 + 0.15·3) = 1.848276e12 B/s;
+  // memory = (34,774,663,424 + 81920) / 1.848276e12                       = 0.0188146943 s
   // comm   = 2·80·12 µs + 2·80·8192·2 B·2·(3/4) / (450e9·0.7)              = 0.0019324830 s
   const CostModel m = model_on("llama-3-70b", "h100", 4);
   const StepCost c = m.step_cost(one_decode(0));
   EXPECT_DOUBLE_EQ(m.kv_bytes_per_token_per_gpu(), 81920.0);
-  EXPECT_NEAR(m.effective_bandwidth(), 1963793103448.276, 1.0);
-  EXPECT_NEAR(c.memory_s, 0.0179754587476734, 1e-12);
+  EXPECT_NEAR(m.effective_bandwidth(), 1848275862068.9656, 1.0);
+  EXPECT_NEAR(c.memory_s, 0.0188146943092537, 1e-12);
   EXPECT_NEAR(c.comm_s, 0.0019324830476190476, 1e-12);
 }
 
@@ -145,10 +170,10 @@ TEST(CostModel, HostOverheadHasAFixedAndAPerSequencePart) {
 }
 
 TEST(CostModel, AmdPresetsHaveTheirOwnEfficiencies) {
-  // MI300X streams at 0.8 of 5300 GB/s, not NVIDIA's 0.85: llama-3-8b, one token, no context:
-  // memory = (16.06e9 + 131072) / (5300e9·0.8) = 3.7877e-03 s (3.5650e-03 s at 0.85).
+  // MI300X streams at 0.79 of 5300 GB/s, not NVIDIA's 0.80: llama-3-8b, one token, no context:
+  // memory = (15,009,326,848 + 131072) / (5300e9·0.79) = 3.5848e-03 s (3.5400e-03 s at 0.80).
   const StepCost c = model_on("llama-3-8b", "mi300x").step_cost(one_decode(0));
-  EXPECT_NEAR(c.memory_s, (16.06e9 + 131072) / 4240e9, 1e-15);
+  EXPECT_NEAR(c.memory_s, (15009326848.0 + 131072) / 4187e9, 1e-15);
   EXPECT_NEAR(model_on("llama-3-8b", "mi300x").effective_flops(), 1307e12 * 0.45, 1.0);
 }
 

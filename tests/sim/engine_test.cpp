@@ -34,20 +34,22 @@ TEST(Engine, SingleRequestTimelineMatchesCostModel) {
   engine.submit({1, 1000, 3, true, 0}, 0);
   const auto first_end = engine.advance(0, events);
   ASSERT_TRUE(first_end.has_value());
-  // Prefill of 1000 tokens: compute (2·8.03e9·1000 + 524288·500500) / (989e12·0.6) = 27.506583 ms,
-  // memory (16.06e9 + 131072·1000) / (3350e9·0.85) = 5.686066 ms, √(c² + m²) = 28.088137 ms,
-  // + 800 µs + 60 µs for the one sequence = 28.948137 ms.
-  EXPECT_EQ(*first_end, 28948137);
+  // Prefill of 1000 tokens (cost_model_test: 13,958,653,696 FLOPs a token, 1,050,673,152 for the
+  // sampled row, 15,009,326,848 B streamed): compute (13,958,653,696·1000 + 1,050,673,152 +
+  // 524288·500500) / (989e12·0.6) = 23.967156 ms, memory (15,009,326,848 + 131072·1000) /
+  // (3350e9·0.80) = 5.649403 ms, √(c² + m²) = 24.623979 ms, + 800 µs + 60 µs for the one sequence
+  // = 25.483979 ms.
+  EXPECT_EQ(*first_end, 25483979);
   EXPECT_TRUE(events.empty());
   const auto second_end = engine.advance(*first_end, events);
   ASSERT_EQ(events.size(), 1u);
   EXPECT_TRUE(events[0].first);
   // What --dialect llama.cpp reports as prompt_ms: scheduled at 0, first token at the prefill's end.
   EXPECT_EQ(events[0].started_ns, 0);
-  EXPECT_EQ(events[0].at_ns, 28948137);
-  // Decode with 1000 cached tokens: memory (16.06e9 + 131072·1001) / 2847.5e9 = 5.686112 ms,
-  // compute 0.027949 ms adds 0.07 µs in quadrature, + 860 µs host = 6.546180 ms.
-  EXPECT_EQ(*second_end - *first_end, 6546180);
+  EXPECT_EQ(events[0].at_ns, 25483979);
+  // Decode with 1000 cached tokens: memory (15,009,326,848 + 131072·1001) / 2680e9 = 5.649451 ms,
+  // compute 0.026178 ms adds 0.06 µs in quadrature, + 860 µs host = 6.509512 ms.
+  EXPECT_EQ(*second_end - *first_end, 6509512);
   events.clear();
   const auto third_end = engine.advance(*second_end, events);
   events.clear();
@@ -225,7 +227,7 @@ TEST(Engine, TimeScaleShrinksEveryStep) {
   Engine engine(config);
   std::vector<TokenEvent> events;
   engine.submit({1, 1000, 3, true, 0}, 0);
-  EXPECT_EQ(*engine.advance(0, events), 2894814);  // 28.948137 ms / 10
+  EXPECT_EQ(*engine.advance(0, events), 2548398);  // 25.483979 ms / 10
 }
 
 // The decode block of --num-scheduler-steps costs its steps back to back (each reads one more
@@ -240,7 +242,7 @@ TEST(Engine, MultiStepBlockCostsItsStepsAndDeliversTokensAtItsEnd) {
   std::vector<TokenEvent> events;
   engine.submit({1, 1000, 6, true, 0}, 0);
   const Nanos prefill_end = *engine.advance(0, events);
-  EXPECT_EQ(prefill_end, 28948137);  // a prompt step is one step, as in SingleRequestTimelineMatchesCostModel
+  EXPECT_EQ(prefill_end, 25483979);  // a prompt step is one step, as in SingleRequestTimelineMatchesCostModel
   // Step k of a block decodes with 1000 + 4·b + k cached tokens (b: the block's index).
   const auto block_s = [&engine](int first_cached) {
     double sum = 0;
@@ -256,8 +258,8 @@ TEST(Engine, MultiStepBlockCostsItsStepsAndDeliversTokensAtItsEnd) {
     return sum;
   };
   const Nanos first_block_ns = static_cast<Nanos>(block_s(1000) * 1e9 + 0.5);
-  // Four decodes of SingleRequestTimelineMatchesCostModel's 6.546180 ms, plus 0.05 µs per extra cached token.
-  EXPECT_NEAR(static_cast<double>(first_block_ns), 4 * 6546180.0, 1000);
+  // Four decodes of SingleRequestTimelineMatchesCostModel's 6.509512 ms, plus 0.05 µs per extra cached token.
+  EXPECT_NEAR(static_cast<double>(first_block_ns), 4 * 6509512.0, 1000);
   const Nanos block_end = *engine.advance(prefill_end, events);
   EXPECT_EQ(block_end, prefill_end + first_block_ns);
   ASSERT_EQ(events.size(), 1u);  // the first token, at the prompt step's end
