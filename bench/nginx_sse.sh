@@ -4,7 +4,7 @@
 # finish_reason "length", a usage chunk, `data: [DONE]`), keep-alive on; each client in turn runs
 # pinned to core 1. nginx sends a file, so it costs little per event and is not the limit: its own
 # core's CPU use is printed to check that. Run through bench/side_by_side.sh -n, or directly:
-#   bench/nginx_sse.sh [--callgrind] BIN SECONDS STREAMS TOKENS [OTHER COMMAND...]   ({port} -> nginx's port)
+#   bench/nginx_sse.sh [--callgrind] BIN SECONDS STREAMS TOKENS [OTHER COMMAND...]   ({port} -> the server's port)
 # SERVER=fixed: bench/fixed_sse_server.cpp (compiled here with g++) in nginx's place: the same reply
 # from one thread that reads only the framing of each request and sends head and body in one
 # send(). On a 2-core VM nginx's core became the limit before the clients' did (wrk and, from
@@ -30,8 +30,8 @@ esac
 here="$(cd "$(dirname "$0")" && pwd)"
 dir=$(mktemp -d)
 [ -n "${KEEP_DIR:-}" ] && echo "# files kept in $dir" >&2
-nginx_pid=
-trap '[ -n "$nginx_pid" ] && kill "$nginx_pid" 2>/dev/null; [ -n "${KEEP_DIR:-}" ] || rm -rf "$dir"' EXIT
+server_pid=
+trap '[ -n "$server_pid" ] && kill "$server_pid" 2>/dev/null; [ -n "${KEEP_DIR:-}" ] || rm -rf "$dir"' EXIT
 ulimit -n 65536 2>/dev/null || true
 
 # The reply: what vLLM's /v1/completions streams with stream_options.include_usage.
@@ -85,10 +85,10 @@ EOF
 if [ "$server" = fixed ]; then
   g++ -O2 -std=c++20 -o "$dir/fixed_sse_server" "$here/fixed_sse_server.cpp"
 fi
-start_nginx() {
+start_server() {
   if [ "$server" = fixed ]; then
     taskset -c 0 "$dir/fixed_sse_server" "$dir/root/v1/completions" "$port" > "$dir/server.out" 2>&1 &
-    nginx_pid=$!
+    server_pid=$!
     for _ in $(seq 100); do grep -q listening "$dir/server.out" && break; sleep 0.05; done
     curl -sf -o /dev/null -X POST "http://127.0.0.1:$port/v1/completions" &&
       curl -sf -o /dev/null -X POST "http://127.0.0.1:$port/v1/completions" || { cat "$dir/server.out" >&2; exit 1; }
@@ -96,29 +96,29 @@ start_nginx() {
   fi
   : > "$dir/access.log"
   taskset -c 0 nginx -p "$dir" -c "$dir/nginx.conf" > "$dir/nginx.out" 2>&1 &
-  nginx_pid=$!
+  server_pid=$!
   for _ in $(seq 100); do curl -sf -o /dev/null -X POST "http://127.0.0.1:$port/v1/completions" && break; sleep 0.05; done
   curl -sf -o /dev/null -X POST "http://127.0.0.1:$port/v1/completions" || { cat "$dir/nginx.out" "$dir/error.log" >&2; exit 1; }
 }
 cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
-stop_nginx() { kill "$nginx_pid"; wait "$nginx_pid" 2>/dev/null || true; nginx_pid=; }
-measure() {  # NAME COMMAND...: runs the client pinned to core 1 and prints its figures and nginx's
+stop_server() { kill "$server_pid"; wait "$server_pid" 2>/dev/null || true; server_pid=; }
+measure() {  # NAME COMMAND...: runs the client pinned to core 1 and prints its figures and the server's
   local name=$1
   shift
   local before after
-  start_nginx
-  before=$(cpu_ticks "$nginx_pid")
+  start_server
+  before=$(cpu_ticks "$server_pid")
   /usr/bin/time -f '%e %U %S' -o "$dir/cpu" taskset -c 1 "$@" > "$dir/client.out" 2>&1 ||
     echo "$name exited non-zero: $(tail -1 "$dir/client.out")"
-  after=$(cpu_ticks "$nginx_pid")
-  stop_nginx  # flushes the access log
+  after=$(cpu_ticks "$server_pid")
+  stop_server  # flushes nginx's access log
   local requests
   if [ "$server" = fixed ]; then
     requests=$(sed -n 's/^requests //p' "$dir/server.out")
   else
     requests=$(grep -c '" 200 ' "$dir/access.log" || true)
   fi
-  requests=$((requests - 2))  # start_nginx's two probes
+  requests=$((requests - 2))  # start_server's two probes
   read -r wall user sys < "$dir/cpu"
   python3 -c "
 r, t, w, u, s, ng = $requests, $tokens, $wall, $user, $sys, ($after - $before) / $(getconf CLK_TCK)
@@ -136,13 +136,13 @@ servebench=("$bin" run --port "$port" --model sim-model --concurrency "$streams"
   --output-json "$dir/s.json")
 if [ "$callgrind" = 1 ]; then
   command -v valgrind >/dev/null || { echo "nginx_sse.sh: valgrind not found" >&2; exit 2; }
-  start_nginx
+  start_server
   for n in 1000 3000; do
     taskset -c 1 valgrind --tool=callgrind --separate-threads=yes --callgrind-out-file="$dir/cg.$n" "${servebench[@]}" \
       --num-prompts "$n" > "$dir/cg.$n.log" 2>&1
     grep -q "Successful requests: *$n\b" "$dir/cg.$n.log" || { echo "callgrind run of $n requests failed:" >&2; tail -5 "$dir/cg.$n.log" >&2; exit 1; }
   done
-  stop_nginx
+  stop_server
   python3 - "$dir" "$tokens" <<'EOF'
 import glob, re, subprocess, sys
 d, tokens = sys.argv[1], int(sys.argv[2])

@@ -258,7 +258,8 @@ void JsonlSink::flush() noexcept {
 void JsonlSink::flush_locked() noexcept {
   if (pending_lines_ == 0) return;
   std::size_t out = 0;
-  const int err = error_ != 0 || fd_ < 0 ? (error_ != 0 ? error_ : EBADF) : write_all(fd_, pending_, &out);
+  // Lines wait only while the sink is open and has not failed (write() drops them otherwise).
+  const int err = write_all(fd_, pending_, &out);
   // The whole lines that went out count as written; a torn last one is cut off by fail_locked.
   const std::string_view sent(pending_.data(), out);
   const std::size_t whole = err == 0 ? out : sent.rfind('\n') + 1;  // npos + 1 == 0: none whole

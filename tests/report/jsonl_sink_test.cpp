@@ -204,26 +204,35 @@ TEST(JsonlSinkLoss, DevFullCountsEveryLineLostAndSaysWhy) {
                                      ": 3 request lines lost (0 written)");
 }
 
+// Runs `body` in a child whose files can grow to two lines of `one` and part of a third
+// (RLIMIT_FSIZE; SIGXFSZ ignored, so the write fails with EFBIG): true when the child's checks held.
+template <class Body>
+bool in_child_with_room_for_two_lines(const std::string& one, Body body) {
+  const rlim_t limit = static_cast<rlim_t>(one.size() + 1) * 2 + 10;
+  const pid_t pid = ::fork();
+  if (pid == 0) {
+    std::signal(SIGXFSZ, SIG_IGN);
+    const rlimit lim{limit, limit};
+    ::setrlimit(RLIMIT_FSIZE, &lim);
+    ::_exit(body() ? 0 : 1);
+  }
+  int status = 0;
+  ::waitpid(pid, &status, 0);
+  return WIFEXITED(status) && WEXITSTATUS(status) == 0;
+}
+
 // A file that can grow to `limit` bytes only (RLIMIT_FSIZE, in a child): the first line that does
 // not fit fails, the file is cut back to the whole lines before it, and nothing is written after.
 TEST(JsonlSinkLoss, FailedWriteLeavesOnlyWholeLines) {
   const auto path = (std::filesystem::temp_directory_path() / ("sb_jsonl_cut_" + std::to_string(::getpid()))).string();
   std::string one;
   format_request_line(one, 0, ok_record(), "a");
-  const rlim_t limit = static_cast<rlim_t>(one.size() + 1) * 2 + 10;  // two lines and part of a third
-  const pid_t pid = ::fork();
-  if (pid == 0) {
-    std::signal(SIGXFSZ, SIG_IGN);
-    const rlimit lim{limit, limit};
-    ::setrlimit(RLIMIT_FSIZE, &lim);
+  EXPECT_TRUE(in_child_with_room_for_two_lines(one, [&] {
     JsonlSink sink(path);
     for (int i = 0; i < 5; ++i) sink.write(0, ok_record(), "a");
     sink.close();
-    ::_exit(sink.lines_written() == 2 && sink.lines_lost() == 3 && sink.error() == EFBIG ? 0 : 1);
-  }
-  int status = 0;
-  ::waitpid(pid, &status, 0);
-  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    return sink.lines_written() == 2 && sink.lines_lost() == 3 && sink.error() == EFBIG;
+  }));
   const std::string text = testdata::read_file(path);
   EXPECT_EQ(text, one + "\n" + one + "\n");
   std::filesystem::remove(path);
@@ -235,23 +244,15 @@ TEST(JsonlSinkLoss, FailedBatchKeepsTheWholeLinesThatWentOut) {
   const auto path = (std::filesystem::temp_directory_path() / ("sb_jsonl_bcut_" + std::to_string(::getpid()))).string();
   std::string one;
   format_request_line(one, 0, ok_record(), "a");
-  const rlim_t limit = static_cast<rlim_t>(one.size() + 1) * 2 + 10;
-  const pid_t pid = ::fork();
-  if (pid == 0) {
-    std::signal(SIGXFSZ, SIG_IGN);
-    const rlimit lim{limit, limit};
-    ::setrlimit(RLIMIT_FSIZE, &lim);
+  EXPECT_TRUE(in_child_with_room_for_two_lines(one, [&] {
     JsonlSink sink(path);
     sink.set_batched(true);
     for (int i = 0; i < 5; ++i) sink.write(0, ok_record(), "a");
     sink.flush();
     sink.write(0, ok_record(), "a");  // after the failure: lost, never written
     sink.close();
-    ::_exit(sink.lines_written() == 2 && sink.lines_lost() == 4 && sink.error() == EFBIG ? 0 : 1);
-  }
-  int status = 0;
-  ::waitpid(pid, &status, 0);
-  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    return sink.lines_written() == 2 && sink.lines_lost() == 4 && sink.error() == EFBIG;
+  }));
   EXPECT_EQ(testdata::read_file(path), one + "\n" + one + "\n");
   std::filesystem::remove(path);
 }
