@@ -22,6 +22,8 @@ Problems validate(const ClientOptions& opt) {
                                           kMaxClientThreads, opt.threads)});
   if (opt.dispatch_spin_ns < 0 || opt.dispatch_spin_ns > kMaxDispatchSpinNs)
     out.push_back({"dispatch_spin_ns", fmt::format("must be between 0 and {} ns, got {}", kMaxDispatchSpinNs, opt.dispatch_spin_ns)});
+  if (opt.reply_close_window_ns < 0)
+    out.push_back({"reply_close_window_ns", fmt::format("must be >= 0, got {}", opt.reply_close_window_ns)});
   if (!(opt.stop_grace_s >= 0))
     out.push_back({"stop_grace_s", fmt::format("must be >= 0, got {}", opt.stop_grace_s)});
   // Headers set through the library, not --header (cli/header_arg checks those): a CR or LF would

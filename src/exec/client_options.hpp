@@ -34,6 +34,13 @@ struct ClientOptions {
   // timeout of a common server (gunicorn's 2 s); a busy worker's pass over its ready connections
   // alone can take a millisecond, so a much shorter one would still look at most of them.
   Nanos trusted_idle_ns = 100'000'000;
+  // How soon after a connection's reply a server's close counts as "closing after its replies"
+  // (llama.cpp closes every streamed reply's connection without a `Connection: close`), and how soon
+  // after a write a close or reset is taken as that close racing the request, not as the server's
+  // answer to it (exec/resend_rule.hpp). Above the 150 ms the slowest such server of the fault
+  // suite waits, and a busy client's delay between a reply and the next write on that connection.
+  // 0: only a request the server never acknowledged is sent again, and connections are always reused.
+  Nanos reply_close_window_ns = 300'000'000;
 };
 
 // More worker threads than this only cost memory and context switches (one event loop each serves

@@ -12,6 +12,7 @@
 
 #include "core/clock.hpp"
 #include "exec/read_buffer.hpp"
+#include "exec/resend_rule.hpp"
 #include "exec/response_reader.hpp"
 #include "exec/response_sink.hpp"
 #include "net/connection.hpp"
@@ -34,9 +35,16 @@ struct PooledConn {
   bool used = false;        // served a request before: the server may have closed it meanwhile
   bool kept_before = false; // a request on it after a first one ended kept alive: the server keeps it open
   Nanos idle_since_ns = 0;  // when it went back to the pool (steady clock)
+  // The server's idle limit from its last reply's `Keep-Alive: timeout=N` (ns), 0 = none said.
+  Nanos server_idle_limit_ns = 0;
   std::size_t active_slot = 0;  // its place in ConnectionPool's list of connections in use
   bool cancelled = false;   // closed by Worker::cancel_all()
   std::uint64_t acked_before_write = 0;  // stream->acked_mark() before the current request was written
+  // Set by the worker before each attempt: the first try of its request on a connection that served
+  // one before (only such a try may be sent again), and when the request went (steady clock).
+  bool first_reuse = false;
+  Nanos write_at_ns = 0;
+  Resend resend = Resend::no;  // after a failed attempt: why it may be sent again (resend_rule.hpp)
 };
 
 // What one attempt on one connection left behind.
@@ -54,10 +62,10 @@ Deadline operation_deadline(const ClientOptions& opt, Deadline deadline);
 
 // Sends c.head followed by *job.body on a connected c and reads the whole response into c.sink
 // (which begin() has prepared). keep: the response ended cleanly and the connection can serve
-// another request; retry: the request cannot have reached the server (the write failed, or the
-// connection closed before any response byte and the peer never acknowledged a byte of the
-// request), so it may be sent again (rec.error says why it failed here). Interim 1xx responses
-// are skipped (RFC 9110 15.2), and so are empty lines before the status line.
+// another request; retry: a first try on a reused connection (c.first_reuse) that failed before
+// any response byte in a way exec/resend_rule.hpp judges unprocessed (c.resend says which), so it
+// may be sent again (rec.error says why it failed here). Interim 1xx responses are skipped
+// (RFC 9110 15.2), and so are empty lines before the status line.
 boost::asio::awaitable<Attempt> http_exchange(PooledConn& c, const Job& job, Deadline deadline, ExchangeContext& ctx);
 
 }  // namespace sb

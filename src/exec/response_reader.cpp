@@ -8,6 +8,8 @@
 #include <optional>
 #include <string>
 
+#include "exec/keep_alive_header.hpp"
+
 namespace sb {
 namespace {
 
@@ -22,12 +24,14 @@ struct Head {
   std::string reason;
   std::string content_type;  // the first Content-Type field of the header, trailers never
   bool has_content_type = false;
+  int keep_alive_timeout_s = -1;  // the header's Keep-Alive: timeout=N, -1 = none
 
   void clear() {
     status = 0;
     reason.clear();
     content_type.clear();
     has_content_type = false;
+    keep_alive_timeout_s = -1;
   }
   // 1xx but 101: an interim response (RFC 9110 15.2), skipped; 101 is final.
   bool interim() const { return status >= 100 && status < 200 && status != 101; }
@@ -53,7 +57,12 @@ class SinkParser final : public http::basic_parser<false> {
   }
   void on_field_impl(http::field name, string_view, string_view value, error_code&) override {
     // Trailer fields come after the header is done: a trailer Content-Type changes nothing.
-    if (name != http::field::content_type || head_.has_content_type || is_header_done()) return;
+    if (is_header_done()) return;
+    if (name == http::field::keep_alive) {
+      head_.keep_alive_timeout_s = sb::keep_alive_timeout_s(std::string_view(value.data(), value.size()));
+      return;
+    }
+    if (name != http::field::content_type || head_.has_content_type) return;
     head_.content_type.assign(value.data(), value.size());
     head_.has_content_type = true;
   }
@@ -177,5 +186,6 @@ bool ResponseReader::end_at_eof() {
 
 bool ResponseReader::header_done() const { return impl_->parser->is_header_done(); }
 bool ResponseReader::keep_alive() const { return impl_->parser->keep_alive(); }
+int ResponseReader::keep_alive_timeout_s() const { return impl_->head.keep_alive_timeout_s; }
 
 }  // namespace sb

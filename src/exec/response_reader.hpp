@@ -37,6 +37,8 @@ class ResponseReader {
   bool end_at_eof();
   bool header_done() const;
   bool keep_alive() const;  // after done: the server lets the connection serve another request
+  // After done: the response's `Keep-Alive: timeout=N` (the server's idle limit, s), -1 when none.
+  int keep_alive_timeout_s() const;
 
  private:
   struct Impl;

@@ -77,7 +77,8 @@ Worker::Impl::Impl(Worker& w, const ClientOptions& o, JobDone done, StreamFactor
     dialer->use_kernel_arrival_times(opt.kernel_arrival_times);
     make_stream = [this]() -> std::unique_ptr<ByteStream> { return dialer->open(); };
   }
-  pool.emplace(std::move(make_stream), decoder, opt.keep_text, owner.idle_, opt.trusted_idle_ns);
+  pool.emplace(std::move(make_stream), decoder, opt.keep_text, owner.idle_, opt.trusted_idle_ns,
+               opt.reply_close_window_ns);
   head_prefix = "POST " + opt.endpoint.base_path + opt.path + " HTTP/1.1\r\nHost: " +
                 opt.endpoint.authority() + "\r\nUser-Agent: servebench/" SB_VERSION
                 "\r\nContent-Type: application/json\r\nAccept: */*\r\n";
@@ -177,13 +178,18 @@ asio::awaitable<void> Worker::Impl::run_job(const Job& job) {
     // The retry takes a new connection: another idle one may have been closed by the server too.
     auto conn = tries == 0 ? pool->acquire(job.reserved_idle, sent_at_ns) : pool->fresh();
     const bool reused = conn->used;
+    conn->first_reuse = reused && tries == 0;
+    conn->write_at_ns = sent_at_ns;  // a reused connection connects nothing: the write follows at once
+    conn->resend = Resend::no;
     conn->sink.begin(rec);
     pool->track(conn.get());
     const Attempt a = co_await attempt(*conn, job, deadline);
     pool->untrack(conn.get());
-    // A kept-alive socket the server closed while idle fails before the request reached it (the
-    // exchange checked that no byte of it was acknowledged): not the request's fault, send it again.
-    if (a == Attempt::retry && reused && tries == 0 && !cancelling) {
+    // A kept-alive connection the server closed (while idle, or as the request came) fails before
+    // the server read it (exec/resend_rule.hpp judged that): not the request's fault, send it again.
+    if (a == Attempt::retry && !cancelling) {
+      if (closed_right_after_reply(conn->write_at_ns - conn->idle_since_ns, opt.reply_close_window_ns))
+        pool->saw_reply_close();
       pool->release(std::move(conn), false, 0);
       ++rec.retries;
       continue;
@@ -193,7 +199,15 @@ asio::awaitable<void> Worker::Impl::run_job(const Job& job) {
                                                                   ? "connection closed before any response byte"
                                                                   : rec.error);
     }
-    if (a == Attempt::keep && reused) conn->kept_before = true;
+    if (a == Attempt::keep) {
+      // The server's idle limit, when its reply said one: the pool keeps clear of it.
+      const int limit_s = conn->reader.keep_alive_timeout_s();
+      conn->server_idle_limit_ns = limit_s > 0 ? Nanos{limit_s} * 1'000'000'000 : 0;
+      if (reused) {
+        conn->kept_before = true;
+        pool->saw_kept_reuse();
+      }
+    }
     pool->release(std::move(conn), a == Attempt::keep, now_ns());
     break;
   }

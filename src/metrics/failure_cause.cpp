@@ -21,6 +21,9 @@ FailureCause classify_failure(int http_status, std::string_view error) noexcept 
   if (contains_nocase(error, "maximum context length") || contains_nocase(error, "exceed_context_size"))
     return FailureCause::context_length_exceeded;
   if (http_status == 429) return FailureCause::rate_limited;
+  // exec/exchange.cpp's words for a close it could not prove unprocessed, on a reused connection.
+  if (http_status == 0 && contains_nocase(error, "on a reused keep-alive connection"))
+    return FailureCause::keep_alive_closed;
   return FailureCause::unknown;
 }
 

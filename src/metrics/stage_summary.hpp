@@ -107,6 +107,9 @@ struct StageSummary {
   StageLoad load;
   int num_prompts = 0;      // requests planned
   int sent = 0;             // requests actually sent (completed + failed == sent)
+  // Of them, sent once more on a fresh connection because the server closed a kept-alive one
+  // unprocessed (exec/resend_rule.hpp); each counts once in sent.
+  int resent = 0;
   bool aborted = false;
 
   // vLLM's keys (vllm/benchmarks/serve.py, calculate_metrics), over successful requests unless said otherwise.

@@ -91,6 +91,7 @@ void fold_records(const std::vector<RequestRecord>& records, const SummarizePara
   for (const RequestRecord& r : records) {
     if (!r.was_sent) continue;
     ++s.sent;
+    s.resent += r.retries > 0 ? 1 : 0;
     if (!is_success(r)) {
       ++s.failed;
       add_error(s, r);

@@ -56,6 +56,7 @@ error_code timeout_error() { return beast::error::timeout; }
 bool is_timeout(const error_code& ec) { return ec == beast::error::timeout; }
 bool is_eof(const error_code& ec) { return ec == asio::error::eof || ec == asio::ssl::error::stream_truncated; }
 bool is_refused(const error_code& ec) { return ec == asio::error::connection_refused; }
+bool is_reset(const error_code& ec) { return ec == asio::error::connection_reset || ec == asio::error::broken_pipe; }
 
 struct Dialer::Impl {
   Impl(asio::io_context& io, Endpoint e) : ioc(io), ep(std::move(e)) {}
@@ -221,6 +222,15 @@ bool Connection::usable() const {
     if (::recv(fd, bytes.data(), static_cast<std::size_t>(n), MSG_DONTWAIT) != n) return false;
   }
   return false;
+}
+
+bool Connection::reset_by_peer() const {
+  auto& socket = const_cast<beast::tcp_stream&>(impl_->lowest()).socket();
+  if (!socket.is_open()) return false;
+  ::tcp_info info{};
+  socklen_t len = sizeof info;
+  if (::getsockopt(socket.native_handle(), IPPROTO_TCP, TCP_INFO, &info, &len) != 0 || len < 1) return false;
+  return info.tcpi_state == TCP_CLOSE;
 }
 
 std::uint64_t Connection::acked_mark() const { return impl_->tls ? bytes_acked() : impl_->acked_when_all_sent; }

@@ -81,6 +81,10 @@ class ByteStream {
   // it here, without a system call per request; TLS (records, not the bytes written) and streams
   // that know no better read bytes_acked() now.
   virtual std::uint64_t acked_mark() const { return bytes_acked(); }
+  // After a read found the peer's FIN: whether a reset followed it (the socket has left CLOSE_WAIT
+  // for CLOSED, Linux TCP_INFO), as when the server closed with bytes of ours unread. false where
+  // unknown.
+  virtual bool reset_by_peer() const { return false; }
   // When the last byte of the latest read reached this machine, on the steady clock: the kernel's
   // receive time where the stream has it (plain TCP with kernel arrival times on), else `read_at`,
   // the time the caller saw the read complete. Never after `read_at`. A client thread busy with
@@ -95,6 +99,9 @@ boost::system::error_code timeout_error();
 bool is_timeout(const boost::system::error_code& ec);
 bool is_eof(const boost::system::error_code& ec);
 bool is_refused(const boost::system::error_code& ec);
+// The peer reset the connection (ECONNRESET; EPIPE too: Linux's word for a reset that follows the
+// peer's FIN), rather than closing it with a FIN alone.
+bool is_reset(const boost::system::error_code& ec);
 
 class Connection;
 
@@ -141,6 +148,7 @@ class Connection final : public ByteStream {
   bool open() const override;
   std::uint64_t bytes_acked() const override;
   std::uint64_t acked_mark() const override;
+  bool reset_by_peer() const override;
   std::int64_t arrival_ns(std::int64_t read_at) const override;
   bool tls() const noexcept;
   bool kernel_arrival_times() const noexcept;  // connected with SO_TIMESTAMPNS on

@@ -104,7 +104,8 @@ void apply_recounts(std::vector<RequestRecord>& records, const std::unordered_ma
 void print_stage_summary(const RunConfig& cfg, const StageSummary& s, const std::vector<RequestRecord>& records,
                          const RunIo& io) {
   print(io.out, format_failed_requests(records) + format_console_summary(s, console_options(cfg)) +
-                   format_steady_summary(s) + report::format_stage_telemetry(s) + format_remedies(records));
+                   format_steady_summary(s) + report::format_stage_telemetry(s) + format_remedies(records) +
+                   report::format_resent(s));
 }
 
 }  // namespace

@@ -29,6 +29,7 @@ const char* cause_name(FailureCause c) {
     case FailureCause::gpu_out_of_memory: return "GPU out of memory";
     case FailureCause::context_length_exceeded: return "context length exceeded";
     case FailureCause::rate_limited: return "HTTP 429";
+    case FailureCause::keep_alive_closed: return "keep-alive connection closed by the server";
     case FailureCause::unknown: break;
   }
   return "unknown";
@@ -47,13 +48,18 @@ std::string remedy(FailureCause cause) {
     case FailureCause::rate_limited:
       return "a rate limit (of a gateway or API front end), not the server's capacity: raise the limit or "
              "lower --request-rate / --concurrency";
+    case FailureCause::keep_alive_closed:
+      return "the server (or a proxy before it) closes keep-alive connections without a `Connection: close`, and "
+             "closed these after it had received the request; servebench sends such a request again only when it can "
+             "tell the server never read it. Raise the server's or the proxy's keep-alive timeout, or have it send "
+             "`Connection: close` on the replies after which it closes";
     case FailureCause::unknown: break;
   }
   return "";
 }
 
 std::string format_remedies(const std::vector<RequestRecord>& records) {
-  std::array<int, 4> counts{};
+  std::array<int, 5> counts{};
   for (const RequestRecord& r : records) {
     if (!r.was_sent || r.ok()) continue;
     ++counts[static_cast<std::size_t>(classify_failure(r.http_status, r.error))];
@@ -66,6 +72,16 @@ std::string format_remedies(const std::vector<RequestRecord>& records) {
   for (const auto& [n, cause] : known)
     out += fmt::format("Remedy ({} request{}, {}): {}\n", n, n == 1 ? "" : "s", cause_name(cause), remedy(cause));
   return out;
+}
+
+std::string format_resent(const StageSummary& s) {
+  if (s.resent <= 0) return "";
+  return fmt::format("Note: {} of {} request{} went again on a fresh connection: the server closed kept-alive "
+                     "connections as they arrived, before reading them (llama.cpp closes after every streamed "
+                     "reply; an idle timeout does it too). Each counts once; servebench gives such a server a new "
+                     "connection per request once it sees the pattern, so TTFT includes a connect, as for any "
+                     "client of it.\n",
+                     s.resent, s.sent, s.sent == 1 ? "" : "s");
 }
 
 }  // namespace sb::report

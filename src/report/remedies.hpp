@@ -22,4 +22,8 @@ std::string remedy(FailureCause cause);
 // "Remedy (12 requests, context length exceeded): use shorter inputs ...\n"; "" when none is known.
 std::string format_remedies(const std::vector<RequestRecord>& records);
 
+// "Note: 3 requests were sent again on a fresh connection: ...\n" when the stage resent any
+// (StageSummary::resent), else "".
+std::string format_resent(const StageSummary& s);
+
 }  // namespace sb::report

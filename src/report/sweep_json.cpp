@@ -82,6 +82,7 @@ ordered_json servebench_block(const RunContext& ctx, const StageSummary& s) {
   j["start_unix_s"] = s.start_unix_s;
   j["end_unix_s"] = s.end_unix_s;
   j["sent"] = s.sent;
+  j["resent"] = s.resent;
   j["aborted"] = s.aborted;
   j["errors"] = errors_json(s.errors);
   j["token_count_source"] = s.token_count_source;

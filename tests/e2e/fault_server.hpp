@@ -53,7 +53,22 @@ enum class Fault {
   stall_once,            // the kStallOnceAt-th completion request waits 1 s before its normal reply
 };
 
-inline constexpr int kStallOnceAt = 50;  // Fault::stall_once: the 50th completion request received
+inline constexpr int kStallOnceAt = 50;
+
+// How the server ends its keep-alive connections on top of its fault (the close races of
+// docs/reliability.md, "When a request is sent again"). The replies never say `Connection: close`.
+struct KeepAliveClose {
+  // Close this long after the end of a reply (reading nothing meanwhile, so a request written on
+  // the connection waits unread in the socket), as llama.cpp's server does after each streamed
+  // reply; -1: keep the connection.
+  int after_reply_ms = -1;
+  int every_kth = 1;          // only after every k-th reply on a connection
+  int idle_timeout_ms = -1;   // close a connection idle this long (uvicorn, llama.cpp), -1: never
+  int advertise_timeout_s = -1;  // add `Keep-Alive: timeout=N` to the replies (llama.cpp), -1: none
+  // llama.cpp's HTTP library shuts the socket down before it closes it (a FIN, then a reset for the
+  // unread request); uvicorn closes at once (the reset alone).
+  bool shutdown_first = true;
+};  // Fault::stall_once: the 50th completion request received
 
 inline std::string fault_chunk(std::string_view data, std::string_view ext = "") {
   char size[32];
@@ -84,7 +99,7 @@ inline std::string fault_stream(const std::vector<std::string>& events, std::str
 
 class FaultServer {
  public:
-  explicit FaultServer(Fault fault) : fault_(fault) {
+  explicit FaultServer(Fault fault, KeepAliveClose close = {}) : fault_(fault), close_(close) {
     port_ = listen_on_loopback(listen_fd_);
     if (port_ == 0) return;
     acceptor_ = std::thread([this] { accept_loop(); });
@@ -104,6 +119,11 @@ class FaultServer {
   std::string port_text() const { return std::to_string(port_); }
   int received() const { return received_.load(); }      // completion requests read in full
   int connections() const { return connections_.load(); }
+  // The x-request-id of every completion request read in full, in the order read.
+  std::vector<std::string> received_ids() const {
+    std::lock_guard lock(mu_);
+    return ids_;
+  }
 
  private:
   enum class After { keep, close, reset };
@@ -126,10 +146,10 @@ class FaultServer {
   enum class Route { models, completions, other };
 
   // Reads one request; false on close or stop. `key` gets the bearer token.
-  bool read_request(int fd, std::string& buf, std::string& key, Route& route) {
+  bool read_request(int fd, std::string& buf, std::string& key, Route& route, std::string& id) {
     std::size_t head_end;
     while ((head_end = buf.find("\r\n\r\n")) == std::string::npos) {
-      if (!fill(fd, buf)) return false;
+      if (!fill(fd, buf, buf.empty() ? close_.idle_timeout_ms : -1)) return false;
     }
     const std::string head = buf.substr(0, head_end + 2);
     const std::string line = head.substr(0, head.find("\r\n"));
@@ -138,11 +158,13 @@ class FaultServer {
                                                                                            : Route::other;
     std::size_t length = 0;
     key.clear();
+    id.clear();
     for (std::size_t pos = head.find("\r\n"); pos != std::string::npos && pos + 2 < head.size();) {
       const std::size_t end = head.find("\r\n", pos + 2);
       const std::string line = head.substr(pos + 2, end - pos - 2);
       if (::strncasecmp(line.c_str(), "content-length:", 15) == 0) length = std::stoul(line.substr(15));
       if (::strncasecmp(line.c_str(), "authorization: bearer ", 22) == 0) key = line.substr(22);
+      if (::strncasecmp(line.c_str(), "x-request-id: ", 14) == 0) id = line.substr(14);
       pos = end;
     }
     while (buf.size() < head_end + 4 + length) {
@@ -152,11 +174,19 @@ class FaultServer {
     return true;
   }
 
-  bool fill(int fd, std::string& buf) {
+  // `idle_ms` >= 0: gives up (the connection is closed) after that long without a byte.
+  bool fill(int fd, std::string& buf, int idle_ms = -1) {
+    const auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(idle_ms);
     for (;;) {
       if (stop_) return false;
+      int wait_ms = 20;
+      if (idle_ms >= 0) {
+        const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(until - std::chrono::steady_clock::now());
+        if (left.count() <= 0) return false;
+        wait_ms = std::min<int>(wait_ms, static_cast<int>(left.count()));
+      }
       pollfd p{fd, POLLIN, 0};
-      if (::poll(&p, 1, 20) <= 0) continue;
+      if (::poll(&p, 1, wait_ms) <= 0) continue;
       char chunk[16384];
       const ssize_t n = ::read(fd, chunk, sizeof chunk);
       if (n <= 0) return false;
@@ -180,10 +210,11 @@ class FaultServer {
   }
 
   void serve(int fd) {
-    std::string buf, key;
+    std::string buf, key, id;
     Route route = Route::other;
     int served = 0;
-    while (read_request(fd, buf, key, route)) {
+    bool shut_down = false;
+    while (read_request(fd, buf, key, route, id)) {
       After after = After::keep;
       if (route == Route::models) {
         send_all(fd, status_reply(200, "OK", R"({"object":"list","data":[{"id":"m1","object":"model"}]})"));
@@ -191,7 +222,18 @@ class FaultServer {
         send_all(fd, status_reply(404, "Not Found", R"({"detail":"Not Found"})"));
       } else {
         ++received_;
+        {
+          std::lock_guard lock(mu_);
+          ids_.push_back(id);
+        }
         after = answer(fd, key, served++);
+        if (after == After::keep && close_.after_reply_ms >= 0 && served % close_.every_kth == 0) {
+          // Nothing read meanwhile: a request the client sends now waits unread until the close.
+          std::this_thread::sleep_for(std::chrono::milliseconds(close_.after_reply_ms));
+          if (close_.shutdown_first) ::shutdown(fd, SHUT_RDWR);
+          shut_down = true;
+          after = After::close;
+        }
       }
       if (after == After::reset) {
         const linger hard{1, 0};
@@ -199,6 +241,7 @@ class FaultServer {
       }
       if (after != After::keep) break;
     }
+    if (!shut_down && close_.idle_timeout_ms >= 0 && close_.shutdown_first) ::shutdown(fd, SHUT_RDWR);
     std::lock_guard lock(mu_);  // closed here (a reset needs the close), so forget it first
     fds_.erase(std::remove(fds_.begin(), fds_.end(), fd), fds_.end());
     ::close(fd);
@@ -213,7 +256,9 @@ class FaultServer {
   }
 
   After answer(int fd, const std::string& key, int nth) {
-    const std::string normal = fault_stream(fault_events());
+    std::string normal = fault_stream(fault_events());
+    if (close_.advertise_timeout_s >= 0)
+      normal.insert(normal.find("\r\n") + 2, "Keep-Alive: timeout=" + std::to_string(close_.advertise_timeout_s) + ", max=100\r\n");
     switch (fault_) {
       case Fault::none: send_all(fd, normal); return After::keep;
       case Fault::status_429:
@@ -333,13 +378,15 @@ class FaultServer {
   }
 
   Fault fault_;
+  KeepAliveClose close_;
   int listen_fd_ = -1;
   int port_ = 0;
   std::atomic<bool> stop_{false};
   std::atomic<int> received_{0}, connections_{0};
   std::thread acceptor_;
-  std::mutex mu_;
+  mutable std::mutex mu_;
   std::vector<int> fds_;
+  std::vector<std::string> ids_;
   std::vector<std::thread> threads_;
 };
 

@@ -200,5 +200,127 @@ TEST(ConnectionPool, UntrackInAnyOrderLeavesExactlyTheOthersToCancel) {
   rig.pool.untrack(c[3].get());
 }
 
+// A pool that judges the server's keep-alive: reply closes within 300 ms of the reply.
+struct JudgingPoolRig : PoolRig {
+  static constexpr Nanos kWindowNs = 300'000'000;
+  ConnectionPool judging{[this] { return std::make_unique<PoolStub>(++made, closes, looks); }, decoder, false,
+                         idle_count, kTrustedIdleNs, kWindowNs};
+};
+
+constexpr Nanos kPoolMs = 1'000'000;
+
+TEST(ConnectionPool, ServerClosingRightAfterEveryReplyGetsANewConnectionPerRequest) {
+  JudgingPoolRig rig;
+  ConnectionPool& pool = rig.judging;
+  const Nanos t = 1000 * kPoolMs;
+  auto a = pool.acquire(false, t);
+  auto b = pool.acquire(false, t);
+  PoolStub* pa = &PoolRig::stub(*a);
+  PoolStub* pb = &PoolRig::stub(*b);
+  a->used = b->used = true;
+  pool.release(std::move(a), true, t);
+  pool.release(std::move(b), true, t);
+  pa->stale = pb->stale = true;  // the server closed both a millisecond after its reply (llama.cpp)
+  auto x = pool.acquire(false, t + 2 * kPoolMs);
+  EXPECT_EQ(PoolRig::stub(*x).id(), 3);  // both looked at, found closed, dropped
+  EXPECT_EQ(rig.closes, 2);
+  EXPECT_TRUE(pool.fresh_per_request());
+
+  // From now on a served connection waits for the server's close instead of going idle...
+  PoolStub* px = &PoolRig::stub(*x);
+  x->used = true;
+  pool.release(std::move(x), true, t + 3 * kPoolMs);
+  EXPECT_EQ(pool.idle(), 0u);
+  EXPECT_EQ(pool.closing(), 1u);
+  EXPECT_EQ(rig.idle_count.load(), 0);
+  // ...and each request gets a new one, however soon it comes.
+  auto y = pool.acquire(false, t + 4 * kPoolMs);
+  EXPECT_EQ(PoolRig::stub(*y).id(), 4);
+  EXPECT_EQ(rig.closes, 2);  // x is still open: not closed from this side
+  px->stale = true;          // the server closes x: this side closes it next (no TIME_WAIT here)
+  pool.release(std::move(y), true, t + 5 * kPoolMs);
+  EXPECT_EQ(rig.closes, 3);
+  EXPECT_EQ(pool.closing(), 1u);
+  // One the server keeps open is closed from this side after two seconds.
+  auto z = pool.acquire(false, t + 3000 * kPoolMs);
+  EXPECT_EQ(PoolRig::stub(*z).id(), 5);
+  EXPECT_EQ(pool.closing(), 0u);
+  EXPECT_EQ(rig.closes, 4);
+}
+
+TEST(ConnectionPool, ServerClosingAfterEveryThirdReplyKeepsItsConnectionsReused) {
+  JudgingPoolRig rig;
+  ConnectionPool& pool = rig.judging;
+  for (int conn = 0; conn < 20; ++conn) {  // each connection: two kept reuses, then a close
+    pool.saw_kept_reuse();
+    pool.saw_kept_reuse();
+    pool.saw_reply_close();
+  }
+  EXPECT_FALSE(pool.fresh_per_request());
+  // Every reply closing from then on tips it once closes outnumber kept reuses twice over.
+  for (int i = 0; i < 60; ++i) pool.saw_reply_close();
+  EXPECT_FALSE(pool.fresh_per_request());  // 80 closes, 40 kept: not yet more than twice
+  pool.saw_reply_close();
+  EXPECT_TRUE(pool.fresh_per_request());
+}
+
+TEST(ConnectionPool, IdleTimeoutClosesDoNotMakeItANewConnectionPerRequestServer) {
+  JudgingPoolRig rig;
+  ConnectionPool& pool = rig.judging;
+  const Nanos t = 1000 * kPoolMs;
+  for (int round = 0; round < 3; ++round) {
+    auto c = pool.acquire(false, t);
+    PoolStub* p = &PoolRig::stub(*c);
+    c->used = true;
+    pool.release(std::move(c), true, t);
+    p->stale = true;  // closed by the server's 5 s idle timeout
+    auto next = pool.acquire(false, t + 5000 * kPoolMs);
+    pool.release(std::move(next), false, t);
+  }
+  EXPECT_EQ(rig.made, 6);
+  EXPECT_FALSE(pool.fresh_per_request());
+}
+
+TEST(ConnectionPool, AdvertisedKeepAliveTimeoutIsKeptClearOf) {
+  JudgingPoolRig rig;
+  ConnectionPool& pool = rig.judging;
+  const Nanos t = 1000 * kPoolMs;
+  auto c = pool.acquire(false, t);
+  c->used = true;
+  c->server_idle_limit_ns = 1000 * kPoolMs;  // Keep-Alive: timeout=1
+  pool.release(std::move(c), true, t);
+  auto same = pool.acquire(false, t + 499 * kPoolMs);
+  EXPECT_EQ(PoolRig::stub(*same).id(), 1);
+  pool.release(std::move(same), true, t + 500 * kPoolMs);
+  rig.looks = 0;
+  auto next = pool.acquire(false, t + 1000 * kPoolMs);  // idle for half the server's limit: not reused
+  EXPECT_EQ(PoolRig::stub(*next).id(), 2);
+  EXPECT_EQ(rig.closes, 1);
+  EXPECT_EQ(rig.looks, 0);  // closed without a look: its age decided
+  EXPECT_FALSE(pool.fresh_per_request());
+}
+
+TEST(ConnectionPool, SwitchingToNewConnectionsKeepsTheIdleCountThroughReservations) {
+  JudgingPoolRig rig;
+  ConnectionPool& pool = rig.judging;
+  const Nanos t = 1000 * kPoolMs;
+  auto a = pool.acquire(false, t);
+  auto b = pool.acquire(false, t);
+  a->used = b->used = true;
+  pool.release(std::move(a), true, t);
+  pool.release(std::move(b), true, t);
+  ASSERT_EQ(rig.idle_count.load(), 2);
+  const bool reserved = rig.reserve();  // a request on its way to this worker counted one of them
+  ASSERT_TRUE(reserved);
+  pool.saw_reply_close();
+  pool.saw_reply_close();
+  ASSERT_TRUE(pool.fresh_per_request());
+  EXPECT_EQ(pool.idle(), 0u);
+  auto c = pool.acquire(reserved, t + kPoolMs);
+  EXPECT_EQ(PoolRig::stub(*c).id(), 3);
+  EXPECT_EQ(rig.idle_count.load(), 0);  // the reservation's unit came back; none is idle
+  EXPECT_FALSE(rig.reserve());
+}
+
 }  // namespace
 }  // namespace sb

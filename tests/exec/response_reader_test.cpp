@@ -17,6 +17,7 @@ struct ReadResult {
   std::string error;
   RequestRecord rec;
   bool keep_alive = false;
+  int keep_alive_timeout_s = -2;  // after done
   bool ended_at_eof = false;
 };
 
@@ -40,6 +41,7 @@ ReadResult read_in_pieces(const std::vector<std::string>& pieces, bool eof_after
   if (out.step == ResponseReader::Step::done) {
     sink.on_complete(t);
     out.keep_alive = reader.keep_alive();
+    out.keep_alive_timeout_s = reader.keep_alive_timeout_s();
   } else if (out.step == ResponseReader::Step::more && eof_after && reader.end_at_eof()) {
     out.ended_at_eof = true;
     sink.on_complete(t);
@@ -78,6 +80,22 @@ TEST(ResponseReader, TrailerFieldsNeverDecideWhatTheHeaderSaidAtEveryTwoPieceSpl
     EXPECT_EQ(r.rec.outcome, whole.rec.outcome) << "cut at " << cut << ": " << r.rec.error;
     EXPECT_EQ(r.rec.error, whole.rec.error) << "cut at " << cut;
   }
+}
+
+// llama.cpp's server says its idle limit in every reply; a trailer cannot say it, and the next
+// response without the field says none.
+TEST(ResponseReader, KeepAliveTimeoutOfTheHeaderAtEveryTwoPieceSplit) {
+  std::string response = test::worker_sse_response();
+  response.insert(response.find("\r\n") + 2, "Keep-Alive: timeout=5, max=100\r\n");
+  for (std::size_t cut = 1; cut < response.size(); ++cut) {
+    const ReadResult r = read_in_pieces({response.substr(0, cut), response.substr(cut)});
+    ASSERT_EQ(r.step, ResponseReader::Step::done) << "cut at " << cut << ": " << r.error;
+    EXPECT_EQ(r.keep_alive_timeout_s, 5) << "cut at " << cut;
+  }
+  EXPECT_EQ(read_in_pieces({test::worker_sse_response()}).keep_alive_timeout_s, -1);
+  const std::string trailer = "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nTransfer-Encoding: chunked\r\n\r\n"
+                              "0\r\nKeep-Alive: timeout=9\r\n\r\n";
+  EXPECT_EQ(read_in_pieces({trailer}).keep_alive_timeout_s, -1);
 }
 
 TEST(ResponseReader, BodyEndingAtCloseCompletesOnlyAtEndOfFile) {

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "exec/worker_rig.hpp"
+#include "metrics/failure_cause.hpp"
 
 namespace sb {
 namespace {
@@ -17,17 +18,69 @@ using test::WorkerRig;
 
 TEST(WorkerFaults, ReusedConnectionClosedAfterTheServerGotTheRequestIsNotSentTwice) {
   WorkerRig rig;
+  // Every close counts as long after the reply and the write (a 1 ns window): the server kept the
+  // connection open, read the second request (its TCP acknowledged it), then closed without a byte.
+  rig.opt.reply_close_window_ns = 1;
   const std::string resp = worker_sse_response();
-  // The server read the second request (its TCP acknowledged it), then closed without a byte.
   rig.net.add(FakeConnScript{{worker_one_read(resp), {test::fake_eof()}}, {}, false});
   rig.net.add(FakeConnScript{{worker_one_read(resp)}, {}, false});
   expect_streamed_ok(rig.send());
   const RequestRecord& r = rig.send();
   EXPECT_EQ(r.outcome, Outcome::connect_error);
   EXPECT_EQ(r.retries, 0);
-  EXPECT_NE(r.error.find("not retried: the server may have processed it"), std::string::npos) << r.error;
+  EXPECT_NE(r.error.find("on a reused keep-alive connection (not retried: the server may have processed it)"),
+            std::string::npos) << r.error;
+  EXPECT_EQ(classify_failure(r.http_status, r.error), FailureCause::keep_alive_closed);
   EXPECT_EQ(rig.net.made(), 1);
   EXPECT_EQ(rig.net.log.requests.size(), 2u);  // each request reached the server once
+}
+
+// llama.cpp: the reply ends, the server closes a moment later; the next request, written on the
+// connection meanwhile, is acknowledged by the still-open socket and then met by the close.
+TEST(WorkerFaults, ReusedConnectionClosedRightAfterItsReplyIsSentAgainOnce) {
+  WorkerRig rig;
+  const std::string resp = worker_sse_response();
+  rig.net.add(FakeConnScript{{worker_one_read(resp), {test::fake_eof()}}, {}, false});
+  rig.net.add(FakeConnScript{{worker_one_read(resp)}, {}, false});
+  expect_streamed_ok(rig.send());
+  const RequestRecord& r = rig.send();
+  expect_streamed_ok(r);
+  EXPECT_EQ(r.retries, 1);
+  EXPECT_EQ(rig.net.made(), 2);
+  EXPECT_EQ(rig.net.log.requests.size(), 3u);
+}
+
+TEST(WorkerFaults, ResetRightAfterTheWriteOnAReusedConnectionIsSentAgainOnce) {
+  WorkerRig rig;
+  const std::string resp = worker_sse_response();
+  rig.net.add(FakeConnScript{{worker_one_read(resp), {test::fake_reset()}}, {}, false});
+  rig.net.add(FakeConnScript{{worker_one_read(resp)}, {}, false});
+  expect_streamed_ok(rig.send());
+  const RequestRecord& r = rig.send();
+  expect_streamed_ok(r);
+  EXPECT_EQ(r.retries, 1);
+  EXPECT_EQ(rig.net.made(), 2);
+}
+
+// After two such closes the worker stops reusing: each request gets a connection of its own, and
+// none races the server's close again.
+TEST(WorkerFaults, ServerClosingAfterEveryReplyGetsANewConnectionPerRequest) {
+  WorkerRig rig;
+  const std::string resp = worker_sse_response();
+  rig.net.add(FakeConnScript{{worker_one_read(resp), {test::fake_eof()}}, {}, false});
+  rig.net.add(FakeConnScript{{worker_one_read(resp), {test::fake_eof()}}, {}, false});
+  for (int i = 0; i < 3; ++i) rig.net.add(FakeConnScript{{worker_one_read(resp), {test::fake_eof()}}, {}, false});
+  expect_streamed_ok(rig.send());
+  EXPECT_EQ(rig.send().retries, 1);  // the first close: resent on the second connection
+  EXPECT_EQ(rig.send().retries, 1);  // the second: resent on the third, and the pool has seen enough
+  for (int i = 0; i < 2; ++i) {
+    const RequestRecord& r = rig.send();
+    expect_streamed_ok(r);
+    EXPECT_EQ(r.retries, 0);
+  }
+  EXPECT_EQ(rig.net.made(), 5);
+  EXPECT_EQ(rig.net.log.requests.size(), 7u);  // five requests, two of them twice: never three times
+  EXPECT_EQ(rig.worker->idle_connections(), 0);
 }
 
 TEST(WorkerFaults, RetryTakesAFreshConnectionNotAnotherIdleOne) {

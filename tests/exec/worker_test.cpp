@@ -267,8 +267,11 @@ TEST(Worker, StaleIdleConnectionIsDroppedBeforeSendingOnIt) {
   for (int i = 0; i < 3; ++i) expect_streamed_ok(rig.send());
   EXPECT_EQ(rig.net.made(), 3);
   EXPECT_EQ(rig.net.log.requests.size(), 3u);  // nothing written to a stale connection
-  EXPECT_EQ(rig.net.log.closes, 2);
-  EXPECT_EQ(rig.worker->idle_connections(), 1);
+  // Two connections closed right after their replies: the server closes after every reply, so the
+  // third waits for its close instead of going idle (exec/conn_pool.hpp), and is closed here once
+  // the server has closed it (at once, in this fake).
+  EXPECT_EQ(rig.net.log.closes, 3);
+  EXPECT_EQ(rig.worker->idle_connections(), 0);
 }
 
 TEST(Worker, HttpErrorStatusKeepsTheServersMessage) {
