@@ -93,7 +93,7 @@ TEST_F(SweepJson, StageCarriesAllMetricsAndServebenchBlock) {
   const ordered_json& sb = j["servebench"];
   EXPECT_EQ(sweep_keys_of(sb),
             (std::vector<std::string>{"stage_index", "load_value", "open_loop", "start_unix_s", "end_unix_s", "sent",
-                                      "aborted", "errors", "token_count_source", "schedule_lag_ms", "client_saturated",
+                                      "resent", "aborted", "errors", "token_count_source", "schedule_lag_ms", "client_saturated",
                                       "client_limit", "dispatch_lag_ms", "client_use",
                                       "ttft_from_intended_ms", "e2el_from_intended_ms", "client_queue_ms", "in_flight",
                                       "input_len", "output_len", "output_check", "latency_samples",
