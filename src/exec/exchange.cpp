@@ -5,6 +5,7 @@
 
 #include <algorithm>
 
+#include "exec/resend_rule.hpp"
 #include "exec/runner.hpp"
 #include "exec/worker.hpp"
 
@@ -44,41 +45,35 @@ Attempt read_failed(PooledConn& c, const error_code& ec, bool wrote, const Job& 
   if (rec.first_byte_ns < 0) {
     // After a FIN the peer's reset (its close with this request unread) shows in the socket's state.
     const bool reset = is_reset(ec) || (eof && c.stream->reset_by_peer());
-    const Nanos now = now_ns();
     FailedAttempt f;
-    f.reused = c.first_reuse;
+    f.first_reuse = c.first_reuse;
     f.wrote = wrote;
     // The peer acknowledged bytes of this request: the server's socket was open when they came.
     f.acked = c.stream->bytes_acked() > c.acked_before_write;
     f.reset = reset;
     f.idle_ns = c.write_at_ns - c.idle_since_ns;
-    f.closed_after_write_ns = now - c.write_at_ns;
-    c.resend = judge_resend(f, ctx.opt.reply_close_window_ns);
-    if (c.resend != Resend::no) {
-      rec.error = !wrote ? "connection failed while sending the request: " + ec.message()
-                  : eof  ? ""
-                         : "connection failed before any response byte: " + ec.message();
+    f.closed_after_write_ns = now_ns() - c.write_at_ns;
+    const bool resend = judge_resend(f, ctx.opt.reply_close_window_ns) != Resend::no;
+    std::string why;
+    if (!wrote) {
+      why = "connection failed while sending the request: " + ec.message();
+    } else if (!f.acked || resend) {  // never reached the server, or reached it unread
+      why = eof ? "connection closed before any response byte" : "connection failed before any response byte: " + ec.message();
+    } else {
+      // Never sent twice (it would reach the server twice). On a reused connection the words name
+      // the keep-alive (metrics/failure_cause.cpp finds them): the server closing kept-alive
+      // connections is what the user can change.
+      why = std::string(eof ? (reset ? "connection closed and reset" : "connection closed")
+                            : "connection failed: " + ec.message()) +
+            " after the server received the request, before any response byte" +
+            (c.first_reuse ? ", on a reused keep-alive connection" : "") +
+            " (not retried: the server may have processed it)";
+    }
+    if (resend) {
+      rec.error = std::move(why);
       return Attempt::retry;
     }
-    if (!wrote) {
-      c.sink.on_transport_failure(Outcome::connect_error, "connection failed while sending the request: " + ec.message());
-      return Attempt::close;
-    }
-    if (!f.acked) {  // a fresh connection's server closed before the request arrived
-      c.sink.on_transport_failure(Outcome::connect_error,
-                                  eof ? std::string("connection closed before any response byte")
-                                      : "connection failed before any response byte: " + ec.message());
-      return Attempt::close;
-    }
-    const std::string how = eof ? (reset ? "connection closed and reset" : "connection closed")
-                                : "connection failed: " + ec.message();
-    // Never sent twice (it would reach the server twice). On a reused connection the words name
-    // the keep-alive (metrics/failure_cause.cpp finds them): the server closing kept-alive
-    // connections is what the user can change.
-    c.sink.on_transport_failure(Outcome::connect_error,
-                                how + " after the server received the request, before any response byte" +
-                                    (c.first_reuse ? ", on a reused keep-alive connection" : "") +
-                                    " (not retried: the server may have processed it)");
+    c.sink.on_transport_failure(Outcome::connect_error, why);
     return Attempt::close;
   }
   c.sink.on_transport_failure(Outcome::dropped, (eof ? std::string("connection closed") : ec.message()) +

@@ -12,7 +12,6 @@
 
 #include "core/clock.hpp"
 #include "exec/read_buffer.hpp"
-#include "exec/resend_rule.hpp"
 #include "exec/response_reader.hpp"
 #include "exec/response_sink.hpp"
 #include "net/connection.hpp"
@@ -44,7 +43,6 @@ struct PooledConn {
   // one before (only such a try may be sent again), and when the request went (steady clock).
   bool first_reuse = false;
   Nanos write_at_ns = 0;
-  Resend resend = Resend::no;  // after a failed attempt: why it may be sent again (resend_rule.hpp)
 };
 
 // What one attempt on one connection left behind.
@@ -63,8 +61,8 @@ Deadline operation_deadline(const ClientOptions& opt, Deadline deadline);
 // Sends c.head followed by *job.body on a connected c and reads the whole response into c.sink
 // (which begin() has prepared). keep: the response ended cleanly and the connection can serve
 // another request; retry: a first try on a reused connection (c.first_reuse) that failed before
-// any response byte in a way exec/resend_rule.hpp judges unprocessed (c.resend says which), so it
-// may be sent again (rec.error says why it failed here). Interim 1xx responses are skipped
+// any response byte in a way exec/resend_rule.hpp judges unprocessed, so it may be sent again
+// (rec.error says why it failed here). Interim 1xx responses are skipped
 // (RFC 9110 15.2), and so are empty lines before the status line.
 boost::asio::awaitable<Attempt> http_exchange(PooledConn& c, const Job& job, Deadline deadline, ExchangeContext& ctx);
 

@@ -4,9 +4,7 @@
 namespace sb {
 
 Resend judge_resend(const FailedAttempt& a, Nanos window_ns) noexcept {
-  // A byte of a response means the server is working on it; a fresh connection's failure says
-  // nothing about keep-alive; a resend that fails again is the server's answer.
-  if (!a.reused || !a.first_try || a.response_byte) return Resend::no;
+  if (!a.first_reuse) return Resend::no;
   if (!a.wrote || !a.acked) return Resend::not_received;
   if (window_ns <= 0 || a.closed_after_write_ns < 0 || a.closed_after_write_ns >= window_ns) return Resend::no;
   // A kernel answers close() with a reset, not a FIN, when unread bytes wait in the socket: the

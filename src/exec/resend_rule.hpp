@@ -6,11 +6,12 @@
 
 namespace sb {
 
-// What the worker knows of one failed first attempt on a connection.
+// What the worker knows of one attempt that failed before any byte of a response (a response byte
+// means the server is working on it: such an attempt is never judged, never sent again).
 struct FailedAttempt {
-  bool reused = false;          // the connection had served a request before this one
-  bool first_try = true;        // no resend yet (a resend is never resent)
-  bool response_byte = false;   // any byte of a response arrived
+  // The request's first try, on a connection that had served a request before (a fresh
+  // connection's failure says nothing of keep-alive; a resend that fails is the server's answer).
+  bool first_reuse = false;
   bool wrote = true;            // the request's write completed
   bool acked = true;            // the peer's TCP acknowledged bytes of this request
   bool reset = false;           // the connection ended with a reset (ECONNRESET), not a FIN

@@ -21,6 +21,7 @@
 
 #include "exec/conn_pool.hpp"
 #include "exec/exchange.hpp"
+#include "exec/resend_rule.hpp"
 #include "exec/runner.hpp"
 #include "net/connection.hpp"
 
@@ -180,7 +181,6 @@ asio::awaitable<void> Worker::Impl::run_job(const Job& job) {
     const bool reused = conn->used;
     conn->first_reuse = reused && tries == 0;
     conn->write_at_ns = sent_at_ns;  // a reused connection connects nothing: the write follows at once
-    conn->resend = Resend::no;
     conn->sink.begin(rec);
     pool->track(conn.get());
     const Attempt a = co_await attempt(*conn, job, deadline);

@@ -209,17 +209,23 @@ struct JudgingPoolRig : PoolRig {
 
 constexpr Nanos kPoolMs = 1'000'000;
 
+// Two connections that served a request each and went idle at `t`; their stubs, to close them
+// from the server's side later.
+std::pair<PoolStub*, PoolStub*> two_served_idle(ConnectionPool& pool, Nanos t) {
+  auto a = pool.acquire(false, t);
+  auto b = pool.acquire(false, t);
+  std::pair<PoolStub*, PoolStub*> stubs{&PoolRig::stub(*a), &PoolRig::stub(*b)};
+  a->used = b->used = true;
+  pool.release(std::move(a), true, t);
+  pool.release(std::move(b), true, t);
+  return stubs;
+}
+
 TEST(ConnectionPool, ServerClosingRightAfterEveryReplyGetsANewConnectionPerRequest) {
   JudgingPoolRig rig;
   ConnectionPool& pool = rig.judging;
   const Nanos t = 1000 * kPoolMs;
-  auto a = pool.acquire(false, t);
-  auto b = pool.acquire(false, t);
-  PoolStub* pa = &PoolRig::stub(*a);
-  PoolStub* pb = &PoolRig::stub(*b);
-  a->used = b->used = true;
-  pool.release(std::move(a), true, t);
-  pool.release(std::move(b), true, t);
+  const auto [pa, pb] = two_served_idle(pool, t);
   pa->stale = pb->stale = true;  // the server closed both a millisecond after its reply (llama.cpp)
   auto x = pool.acquire(false, t + 2 * kPoolMs);
   EXPECT_EQ(PoolRig::stub(*x).id(), 3);  // both looked at, found closed, dropped
@@ -304,11 +310,7 @@ TEST(ConnectionPool, SwitchingToNewConnectionsKeepsTheIdleCountThroughReservatio
   JudgingPoolRig rig;
   ConnectionPool& pool = rig.judging;
   const Nanos t = 1000 * kPoolMs;
-  auto a = pool.acquire(false, t);
-  auto b = pool.acquire(false, t);
-  a->used = b->used = true;
-  pool.release(std::move(a), true, t);
-  pool.release(std::move(b), true, t);
+  two_served_idle(pool, t);
   ASSERT_EQ(rig.idle_count.load(), 2);
   const bool reserved = rig.reserve();  // a request on its way to this worker counted one of them
   ASSERT_TRUE(reserved);

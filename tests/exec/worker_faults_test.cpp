@@ -36,30 +36,22 @@ TEST(WorkerFaults, ReusedConnectionClosedAfterTheServerGotTheRequestIsNotSentTwi
 }
 
 // llama.cpp: the reply ends, the server closes a moment later; the next request, written on the
-// connection meanwhile, is acknowledged by the still-open socket and then met by the close.
-TEST(WorkerFaults, ReusedConnectionClosedRightAfterItsReplyIsSentAgainOnce) {
-  WorkerRig rig;
-  const std::string resp = worker_sse_response();
-  rig.net.add(FakeConnScript{{worker_one_read(resp), {test::fake_eof()}}, {}, false});
-  rig.net.add(FakeConnScript{{worker_one_read(resp)}, {}, false});
-  expect_streamed_ok(rig.send());
-  const RequestRecord& r = rig.send();
-  expect_streamed_ok(r);
-  EXPECT_EQ(r.retries, 1);
-  EXPECT_EQ(rig.net.made(), 2);
-  EXPECT_EQ(rig.net.log.requests.size(), 3u);
-}
-
-TEST(WorkerFaults, ResetRightAfterTheWriteOnAReusedConnectionIsSentAgainOnce) {
-  WorkerRig rig;
-  const std::string resp = worker_sse_response();
-  rig.net.add(FakeConnScript{{worker_one_read(resp), {test::fake_reset()}}, {}, false});
-  rig.net.add(FakeConnScript{{worker_one_read(resp)}, {}, false});
-  expect_streamed_ok(rig.send());
-  const RequestRecord& r = rig.send();
-  expect_streamed_ok(r);
-  EXPECT_EQ(r.retries, 1);
-  EXPECT_EQ(rig.net.made(), 2);
+// connection meanwhile, is acknowledged by the still-open socket and then met by the close: a FIN
+// (shut down first) or a reset (closed with the request unread).
+TEST(WorkerFaults, ReusedConnectionClosedOrResetRightAfterItsReplyIsSentAgainOnce) {
+  for (const FakeRead& close : {test::fake_eof(), test::fake_reset()}) {
+    SCOPED_TRACE(close.error.message());
+    WorkerRig rig;
+    const std::string resp = worker_sse_response();
+    rig.net.add(FakeConnScript{{worker_one_read(resp), {close}}, {}, false});
+    rig.net.add(FakeConnScript{{worker_one_read(resp)}, {}, false});
+    expect_streamed_ok(rig.send());
+    const RequestRecord& r = rig.send();
+    expect_streamed_ok(r);
+    EXPECT_EQ(r.retries, 1);
+    EXPECT_EQ(rig.net.made(), 2);
+    EXPECT_EQ(rig.net.log.requests.size(), 3u);
+  }
 }
 
 // After two such closes the worker stops reusing: each request gets a connection of its own, and
@@ -67,9 +59,7 @@ TEST(WorkerFaults, ResetRightAfterTheWriteOnAReusedConnectionIsSentAgainOnce) {
 TEST(WorkerFaults, ServerClosingAfterEveryReplyGetsANewConnectionPerRequest) {
   WorkerRig rig;
   const std::string resp = worker_sse_response();
-  rig.net.add(FakeConnScript{{worker_one_read(resp), {test::fake_eof()}}, {}, false});
-  rig.net.add(FakeConnScript{{worker_one_read(resp), {test::fake_eof()}}, {}, false});
-  for (int i = 0; i < 3; ++i) rig.net.add(FakeConnScript{{worker_one_read(resp), {test::fake_eof()}}, {}, false});
+  for (int i = 0; i < 5; ++i) rig.net.add(FakeConnScript{{worker_one_read(resp), {test::fake_eof()}}, {}, false});
   expect_streamed_ok(rig.send());
   EXPECT_EQ(rig.send().retries, 1);  // the first close: resent on the second connection
   EXPECT_EQ(rig.send().retries, 1);  // the second: resent on the third, and the pool has seen enough
