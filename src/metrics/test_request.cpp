@@ -2,6 +2,8 @@
 
 #include <string_view>
 
+#include "metrics/failure_cause.hpp"
+
 namespace sb {
 
 namespace {
@@ -25,7 +27,12 @@ TestRequestVerdict judge_test_request(const RequestRecord& r) noexcept {
   switch (r.outcome) {
     case Outcome::ok: return TestRequestVerdict::ok;
     case Outcome::cancelled: return TestRequestVerdict::cancelled;
-    case Outcome::http_error: return judge_status(r.http_status);
+    case Outcome::http_error:
+      // A prompt over the context length is the run's configuration, even as an error event inside
+      // a 200 stream (llama.cpp's exceed_context_size_error) or under a 5xx.
+      if (classify_failure(r.http_status, r.error) == FailureCause::context_length_exceeded)
+        return TestRequestVerdict::rejected;
+      return judge_status(r.http_status);
     case Outcome::connect_error:
       return never_connected(r.error) ? TestRequestVerdict::unreachable : TestRequestVerdict::server_failed;
     case Outcome::timeout:

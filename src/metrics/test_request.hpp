@@ -11,7 +11,8 @@ namespace sb {
 enum class TestRequestVerdict : std::uint8_t {
   ok,
   unreachable,     // no connection: refused, DNS, TLS, connect timeout. Stops at once (exit 3)
-  rejected,        // a 4xx but 408/429, or a redirect: key, model, path or body. Stops at once (exit 3)
+  rejected,        // a 4xx but 408/429, a redirect, a prompt over the context length: key, model, path or
+                   // body. Stops at once (exit 3)
   server_failed,   // it answered and failed: 5xx, 408, 429, reset/closed, dropped, malformed, no tokens. Retried
   timed_out,       // reachable, no complete answer within the timeout. Not retried: it already waited that long
   cancelled,       // the run was stopped

@@ -28,6 +28,9 @@ TEST(TestRequestVerdict, ConfigurationFaultsStopAtOnce) {
   EXPECT_EQ(judged(Outcome::timeout, 0, "connect to 10.0.0.1:80 failed: Operation timed out"), V::unreachable);
   for (const int status : {400, 401, 403, 404, 413, 422, 301})
     EXPECT_EQ(judged(Outcome::http_error, status, "HTTP"), V::rejected) << status;
+  // A prompt over the context length, also as an error event inside a 200 stream (llama.cpp).
+  EXPECT_EQ(judged(Outcome::http_error, 200, "error event in the stream: exceed_context_size_error"), V::rejected);
+  EXPECT_EQ(judged(Outcome::http_error, 500, "This model's maximum context length is 16 tokens"), V::rejected);
   EXPECT_FALSE(worth_retrying(V::unreachable));
   EXPECT_FALSE(worth_retrying(V::rejected));
 }
