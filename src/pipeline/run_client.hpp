@@ -17,8 +17,11 @@ ClientOptions client_options(const RunConfig& cfg, const Prepared& p);
 // --num-warmups copies of the first request through `runner`; prints a line with the failures.
 void run_warmups(const RunConfig& cfg, const Prepared& p, Runner& runner, const RunIo& io);
 
-// The test request (unless --no-preflight-request): its latency in seconds when it ran and
-// succeeded; nullopt when skipped or stopped. Throws sb::UserError (ExitCode::unreachable) when it failed.
-std::optional<double> run_preflight_request(const RunConfig& cfg, const Prepared& p, std::stop_token stop);
+// The test request (unless --no-preflight-request), tried again on a server-side failure: its
+// latency in seconds when it ran and passed; nullopt when skipped, stopped, or failed where the run
+// goes on anyway (a warning on io). Throws sb::UserError: ExitCode::unreachable on a configuration
+// fault, ExitCode::server_failed when the server failed every try (docs/exit-codes.md).
+std::optional<double> run_preflight_request(const RunConfig& cfg, const Prepared& p, const RunIo& io,
+                                            std::stop_token stop);
 
 }  // namespace sb::pipeline

@@ -8,6 +8,7 @@
 #include <random>
 
 #include "pipeline/shard_plan.hpp"
+#include "protocol/request_id.hpp"
 
 namespace sb::pipeline {
 
@@ -69,7 +70,7 @@ Problems validate(const RunConfig& c) {
 
 std::string random_request_id_prefix() {
   std::random_device rd;
-  return fmt::format("bench-{:08x}-", rd());
+  return run_tagged_prefix(rd());  // the shape the simulator strips (protocol/request_id.hpp)
 }
 
 std::string default_requests_path(const RunConfig& c) {

@@ -104,7 +104,7 @@ RunResult run(const RunConfig& cfg, const RunIo& io, std::stop_token stop) {
   std::vector<StageLoad> loads;
   for (const StagePlan& plan : p.staircase.stages) loads.push_back(plan.load);
   throw_if_problems(check_result_file_names(cfg, p.ctx, loads));
-  const std::optional<double> one_request_s = run_preflight_request(cfg, p, stop);  // before any output file exists
+  const std::optional<double> one_request_s = run_preflight_request(cfg, p, io, stop);  // before any output file exists
   RunOutputs outputs(cfg, p.ctx);
   Runner runner(client_options(cfg, p));
   // Runs on the requesting thread (or here, when the stop came during preparation).

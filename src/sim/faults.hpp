@@ -1,8 +1,10 @@
 #pragma once
 // Seeded fault injection for the simulator (sans-I/O): decides per request whether it fails with
 // an HTTP error, has its connection dropped mid-stream, or gets one malformed chunk. The decision
-// hashes (seed, request key), where the key is the client's x-request-id when sent (so a rerun of
-// the same benchmark gets the same faults whatever the arrival order) or the arrival counter.
+// hashes (seed, request key): the key is the client's x-request-id less servebench's per-run tag
+// (protocol/request_id.hpp), i.e. the request's name in its run, so a rerun of the same benchmark
+// gets the same faults whatever the arrival order and whatever else (test requests, probes) came
+// first; without an x-request-id it is the arrival counter.
 // The three ratios partition one uniform draw, so the faults are mutually exclusive and their
 // frequencies converge to the ratios.
 #include <cstdint>

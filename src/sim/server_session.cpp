@@ -10,6 +10,7 @@
 #include <boost/beast/http.hpp>
 
 #include "net/server_http.hpp"
+#include "protocol/request_id.hpp"
 #include "sim/request_parse.hpp"
 #include "tokenizer/tokenizer.hpp"
 
@@ -114,14 +115,17 @@ std::optional<Reply> Session::start_generation(const Request& req, Api api, SimR
   sim.id = ++sh_->next_id;
   const std::string_view header_id = sv(req["x-request-id"]);
   const std::string request_id = header_id.empty() ? "sim-" + std::to_string(sim.id) : std::string(header_id);
-  const FaultPlan fault = sh_->faults.pick(request_id, max_tokens);
+  // The draws key on the request's name in its run, not on servebench's per-run tag: the same run
+  // against the same --seed fails (and ends) the same requests, whatever else arrived before them.
+  const std::string_view draw_key = request_name_in_run(request_id);
+  const FaultPlan fault = sh_->faults.pick(draw_key, max_tokens);
   if (fault.kind == FaultKind::fail) {
     return error_reply(sh_->faults.fail_status(), "injected fault (--fail-ratio)");
   }
   sim.prompt_tokens = prompt_tokens;
   sim.max_tokens = max_tokens;
   sim.ignore_eos = p.ignore_eos;
-  sim.seed = p.seed ? *p.seed : hash_key(opt.seed, request_id);
+  sim.seed = p.seed ? *p.seed : hash_key(opt.seed, draw_key);
   gen_.emplace(StreamSetup{api, p.stream, p.include_usage, opt.usage_in_last_chunk,
                            (api == Api::chat ? "chatcmpl-" : "cmpl-") + request_id, opt.served_model_name,
                            unix_now_ns() / 1'000'000'000, prompt_tokens, max_tokens, sim.seed, fault,

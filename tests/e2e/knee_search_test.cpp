@@ -221,9 +221,9 @@ TEST(KneeSearchE2e, FailingStagesEndTheSearchAndThePreflightStillRuns) {
   ASSERT_NE(sim.port(), 0);
   const std::vector<std::string> args = {"--port", sim.port_text(), "--num-prompts", "8", "--random-input-len", "8",
                                          "--random-output-len", "4", "--concurrency", "auto", "--output-json", "f.json"};
-  // The test request fails first: exit 3, nothing written.
+  // The test request fails first, on every try: exit 7 (the server answers but fails), nothing written.
   RunResult pre = run_servebench(args, dir.path);
-  EXPECT_EQ(pre.code, 3) << pre.err;
+  EXPECT_EQ(pre.code, 7) << pre.err;
   EXPECT_FALSE(fs::exists(dir.path / "f.json"));
   std::vector<std::string> no_pre = args;
   no_pre.push_back("--no-preflight-request");

@@ -85,18 +85,21 @@ TEST(RunExitsE2e, ContextLengthFailuresGetTheirRemedy) {
   EXPECT_NE(r.out.find("larger --max-model-len\n"), std::string::npos) << r.out;
 }
 
-TEST(RunExitsE2e, FailedTestRequestStopsBeforeTheLoadWithExitThree) {
+TEST(RunExitsE2e, FailedTestRequestStopsBeforeTheLoad) {
   TempDir dir("exits_preflight");
   Sim sim({"--ttft-ms", "1", "--itl-ms", "1", "--fail-ratio", "1", "--fail-status", "503"}, dir.path);
   ASSERT_NE(sim.port(), 0);
   RunResult r = run_servebench({"--port", sim.port_text(), "--num-prompts", "5", "--random-input-len", "4",
                                 "--random-output-len", "2", "--output-json", "p.json"},
                                dir.path);
-  EXPECT_EQ(r.code, 3) << r.err;
-  EXPECT_NE(r.err.find("failed (http_error): HTTP 503 Service Unavailable: injected fault (--fail-ratio); "
-                       "--no-preflight-request skips it\n"),
+  // The server answered, and failed every try: exit 7, not 3 (unreachable).
+  EXPECT_EQ(r.code, 7) << r.err;
+  EXPECT_NE(r.err.find("failed on each of 4 tries, the last (http_error): HTTP 503 Service Unavailable: injected "
+                       "fault (--fail-ratio); the server answers but fails it: its log says why; "
+                       "--max-failure-ratio 1 measures it anyway, --no-preflight-request skips it\n"),
             std::string::npos) << r.err;
   EXPECT_FALSE(fs::exists(dir.path / "p.json"));
+  // A body the server rejects (400, context length) is the run's configuration: exit 3 at once.
   fs::create_directories(dir.path / "ctx");
   Sim ctx({"--ttft-ms", "1", "--itl-ms", "1", "--max-model-len", "16"}, dir.path / "ctx");
   ASSERT_NE(ctx.port(), 0);
