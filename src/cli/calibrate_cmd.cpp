@@ -95,14 +95,15 @@ void print_result(const results::Run& run, const predict::CalibrateResult& r) {
 // environment.time_factor is K): replaying it at K again would fit a GPU K times too fast. One made
 // with --wall-clock-times is replayed at the K the server advertised, unless --time-scale says.
 void reconcile_time_scale(const results::Run& run, CalibrateFlags& f) {
-  const bool given = f.engine.time_scale && *f.engine.time_scale != 1;
+  const std::optional<double> scale = f.engine.knobs.get<double>("engine.time_scale");
+  const bool given = scale && *scale != 1;
   if (run.time_factor != 1 && given)
     throw UserError(fmt::format("--time-scale: {} is already in the modelled GPU's time (environment.time_factor {:g}); "
                                 "drop --time-scale (it is for sweeps made with --wall-clock-times)",
                                 f.sweep, run.time_factor),
                     ExitCode::config_error);
   if (run.time_factor == 1 && run.server_time_scale != 1 && !given) {
-    f.engine.time_scale = run.server_time_scale;
+    f.engine.knobs.set("engine.time_scale", run.server_time_scale);
     std::fprintf(stderr, "note: %s was measured on the wall clock against a simulator %gx faster than real time: "
                          "replayed at --time-scale %g\n", f.sweep.c_str(), run.server_time_scale, run.server_time_scale);
   }
@@ -153,7 +154,8 @@ int run_calibrate(CalibrateFlags f) {
   cfg.max_evaluations = f.max_evaluations;
   const predict::CalibrateResult result = predict::calibrate(cfg);
   print_result(run, result);
-  predict::FittedTomlInput out{*f.engine.model_preset, *f.engine.gpu_preset, f.sweep, &result, f.kernels};
+  predict::FittedTomlInput out{*f.engine.knobs.get<std::string>("engine.model_preset"),
+                                *f.engine.knobs.get<std::string>("engine.gpu_preset"), f.sweep, &result, f.kernels};
   // The fitted server runs at its real speed: a --time-scale of the measured sim is not kept.
   const int err = report::try_write_file_atomic(f.output, predict::fitted_toml(out));
   if (err != 0) throw UserError(fmt::format("-o {}: cannot write: {}", f.output, std::strerror(err)), ExitCode::write_failed);
@@ -172,7 +174,8 @@ int calibrate_cmd(int argc, char** argv) {
   app.add_option("sweep", f.sweep, "sweep document of the measured run (servebench run --output-json)")
       ->required()->check(CLI::ExistingFile);
   add_engine_flags(app, f.engine);
-  app.add_option_function<int>("--tp", [&f](int tp) { f.engine.tensor_parallel_size = tp; }, "Alias of --tensor-parallel-size")
+  app.add_option_function<int>("--tp", [&f](int tp) { f.engine.knobs.set("engine.tensor_parallel_size", tp); },
+                               "Alias of --tensor-parallel-size")
       ->check(CLI::Range(1, 1024));
   app.add_option("--requests-jsonl", f.requests_jsonl, "per-request JSONL (default: the sweep's requests_file)")
       ->check(CLI::ExistingFile);
@@ -193,7 +196,7 @@ int calibrate_cmd(int argc, char** argv) {
     const int rc = app.exit(e);
     return rc == 0 ? 0 : to_int(ExitCode::config_error);
   }
-  if (!f.engine.model_preset || !f.engine.gpu_preset)
+  if (!f.engine.knobs.get<std::string>("engine.model_preset") || !f.engine.knobs.get<std::string>("engine.gpu_preset"))
     throw UserError("--model-preset and --gpu-preset are required: the fit starts from their numbers", ExitCode::config_error);
   return run_calibrate(f);
 }

@@ -43,10 +43,10 @@ double demo_time_scale(bool quick) { return quick ? kQuickTimeScale : kTimeScale
 
 std::unique_ptr<sim::Server> start_simulator(bool quick) {
   EngineFlags engine;
-  engine.model_preset = "llama-3-8b";
-  engine.gpu_preset = kGpuPreset;
-  engine.time_scale = demo_time_scale(quick);
-  if (quick) engine.max_num_seqs = kQuickMaxNumSeqs;
+  engine.knobs.set("engine.model_preset", std::string("llama-3-8b"));
+  engine.knobs.set("engine.gpu_preset", std::string(kGpuPreset));
+  engine.knobs.set("engine.time_scale", demo_time_scale(quick));
+  if (quick) engine.knobs.set("engine.max_num_seqs", kQuickMaxNumSeqs);
   sim::ServerOptions opt;
   opt.port = 0;
   opt.served_model_name = "llama-3-8b-sim";

@@ -44,7 +44,8 @@ bool parse_predict_flags(int argc, char** argv, PredictFlags& f) {
                "servebench predict"};
   app.allow_extras();
   add_engine_flags(app, f.engine);
-  app.add_option_function<int>("--tp", [&f](int tp) { f.engine.tensor_parallel_size = tp; }, "Alias of --tensor-parallel-size")
+  app.add_option_function<int>("--tp", [&f](int tp) { f.engine.knobs.set("engine.tensor_parallel_size", tp); },
+                               "Alias of --tensor-parallel-size")
       ->check(CLI::Range(1, 1024));
   app.add_option("--grid", f.grid, "KEY=V1,V2,...: one prediction per combination (repeatable), e.g. max_num_seqs=64,128");
   app.add_option("--target-qps", f.target_qps, "replicas needed for this many requests/s")->check(CLI::Range(1e-9, 1e12));

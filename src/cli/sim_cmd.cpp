@@ -154,7 +154,7 @@ int sim_cmd(int argc, char** argv) {
   f.server.dialect = f.dialect == "llama.cpp" ? sim::Dialect::llama_cpp : sim::Dialect::vllm;
   f.fixed.seed = f.server.seed;
   f.server.faults.seed = f.server.seed;
-  if (app.count("--max-model-len") > 0) f.engine.max_model_len = f.server.max_model_len;
+  if (app.count("--max-model-len") > 0) f.engine.knobs.set("engine.max_model_len", f.server.max_model_len);
   if (f.cost == "engine") {
     // Like vLLM, serve the model under its own name and its own context length unless told
     // otherwise, so the server refuses (400) what the engine could never run.

@@ -58,13 +58,13 @@ class Space {
 
   std::vector<double> origin() const {
     std::vector<double> x;
-    for (const FitParam* p : params_) x.push_back(std::log(std::clamp(start_.hardware.cost.*(p->member), p->lower, p->upper)));
+    for (const FitParam* p : params_) x.push_back(std::log(std::clamp(p->get(start_), p->lower, p->upper)));
     return x;
   }
   sim::EngineConfig at(const std::vector<double>& x) const {
     sim::EngineConfig c = start_;
     for (std::size_t i = 0; i < params_.size(); ++i)
-      c.hardware.cost.*(params_[i]->member) = std::clamp(std::exp(x[i]), params_[i]->lower, params_[i]->upper);
+      params_[i]->set(c, std::clamp(std::exp(x[i]), params_[i]->lower, params_[i]->upper));
     return c;
   }
   const std::vector<const FitParam*>& params() const { return params_; }
@@ -118,8 +118,8 @@ CalibrateResult calibrate(const CalibrateConfig& cfg) {
   result.objective = m.f;
   result.evaluations = m.evaluations;
   for (const FitParam* p : space.params()) {
-    const double v = result.fitted.hardware.cost.*(p->member);
-    result.params.push_back({std::string(p->name), cfg.start.hardware.cost.*(p->member), v,
+    const double v = p->get(result.fitted);
+    result.params.push_back({std::string(p->name), p->get(cfg.start), v,
                              v <= p->lower * 1.0001 || v >= p->upper * 0.9999});
   }
   for (const MeasuredStage& s : cfg.stages)

@@ -38,7 +38,7 @@ std::optional<Knob> find_knob(const std::string& key) {
   for (const Knob& k : scheduler_knobs())
     if (key == k.key) return k;
   for (const FitParam& p : fit_params())
-    if (key == p.name) return Knob{p.name.data(), false, [m = p.member](sim::EngineConfig& c, double v) { c.hardware.cost.*m = v; }};
+    if (key == p.name) return Knob{p.name.data(), false, [&p](sim::EngineConfig& c, double v) { p.set(c, v); }};
   return std::nullopt;
 }
 

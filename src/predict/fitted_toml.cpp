@@ -1,26 +1,15 @@
 #include "predict/fitted_toml.hpp"
 
-#include "predict/fit_params.hpp"
-
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <vector>
+
+#include "predict/fit_params.hpp"
+#include "sim/engine_toml.hpp"
 
 namespace sb::predict {
 namespace {
-
-// A TOML basic string: quotes and backslashes escaped (a path may hold either).
-std::string toml_string(const std::string& s) {
-  std::string out = "\"";
-  for (const char c : s) {
-    if (c == '"' || c == '\\') out += '\\';
-    out += c;
-  }
-  return out + "\"";
-}
-
-// Shortest text that reads back as the same double.
-std::string number(double v) { return fmt::format("{}", v); }
 
 // "# kernel targets (GPU busy ms per output token, per GPU) from --kernels A B:" and one line per
 // stage that had one, measured and as the fitted parameters replay it.
@@ -36,30 +25,37 @@ std::string kernel_comments(const FittedTomlInput& in) {
   return out;
 }
 
+// The scheduler settings the measured server ran with, then the fit table's parameters
+// (fit_params.hpp), so a renamed or new fittable knob is followed there alone; the other knobs keep
+// their preset values.
+std::vector<sim::EngineTomlLine> fitted_lines(const FittedTomlInput& in) {
+  const sim::EngineConfig& c = in.result->fitted;
+  std::vector<sim::EngineTomlLine> lines;
+  const auto add = [&](std::string_view path, sim::KnobValue value, std::string comment = {}) {
+    lines.push_back({sim::find_knob(path), std::move(value), std::move(comment)});
+  };
+  const auto keep = [&](std::string_view path) { add(path, *sim::knob_value(*sim::find_knob(path), c)); };
+  add("engine.model_preset", in.model_preset);
+  add("engine.gpu_preset", in.gpu_preset);
+  for (const char* path : {"engine.tensor_parallel_size", "engine.max_num_seqs", "engine.max_num_batched_tokens",
+                           "engine.enable_chunked_prefill", "engine.block_size", "engine.gpu_memory_utilization"})
+    keep(path);
+  if (c.num_gpu_blocks_override > 0) keep("engine.num_gpu_blocks_override");
+  const std::vector<FittedParam>& fitted = in.result->params;
+  for (const FitParam& p : fit_params()) {
+    const auto f = std::find_if(fitted.begin(), fitted.end(), [&](const FittedParam& x) { return x.name == p.name; });
+    add(sim::knob_path(*p.knob), p.get(c), f == fitted.end() ? "" : fmt::format("fitted (start {})", f->start));
+  }
+  return lines;
+}
+
 }  // namespace
 
 std::string fitted_toml(const FittedTomlInput& in) {
   const CalibrateResult& r = *in.result;
-  const sim::EngineConfig& c = r.fitted;
   std::string out = fmt::format("# servebench calibrate: cost parameters fitted to {}\n", in.source);
   out += fmt::format("# objective {:.3g} after {} replays (docs/predict.md)\n", r.objective, r.evaluations);
-  out += kernel_comments(in) + "\n[engine]\n";
-  out += fmt::format("model_preset = {}\ngpu_preset = {}\n", toml_string(in.model_preset), toml_string(in.gpu_preset));
-  out += fmt::format("tensor_parallel_size = {}\nmax_num_seqs = {}\nmax_num_batched_tokens = {}\n",
-                     c.hardware.tensor_parallel, c.scheduler.max_num_seqs, c.scheduler.max_num_batched_tokens);
-  out += fmt::format("enable_chunked_prefill = {}\nblock_size = {}\ngpu_memory_utilization = {}\n",
-                     c.scheduler.chunked_prefill, c.block_size, number(c.gpu_memory_utilization));
-  if (c.num_gpu_blocks_override > 0) out += fmt::format("num_gpu_blocks_override = {}\n", c.num_gpu_blocks_override);
-  // The fit table's parameters (fit_params.cpp), so a renamed cost parameter is followed there
-  // alone; the others keep their preset values.
-  out += "\n[cost]\n";
-  for (const FitParam& p : fit_params()) {
-    out += fmt::format("{} = {}", p.name, number(c.hardware.cost.*(p.member)));
-    const auto fitted = std::find_if(r.params.begin(), r.params.end(), [&](const FittedParam& f) { return f.name == p.name; });
-    if (fitted != r.params.end()) out += fmt::format("  # fitted (start {})", number(fitted->start));
-    out += '\n';
-  }
-  return out;
+  return out + kernel_comments(in) + sim::write_engine_toml(fitted_lines(in));
 }
 
 }  // namespace sb::predict

@@ -12,7 +12,7 @@ namespace {
 // The fit table's bounds of one parameter, so the start is a point the search may take.
 void clamp_to_table(sim::EngineConfig& c, std::string_view name) {
   for (const FitParam& p : fit_params())
-    if (p.name == name) c.hardware.cost.*(p.member) = std::clamp(c.hardware.cost.*(p.member), p.lower, p.upper);
+    if (p.name == name) p.set(c, std::clamp(p.get(c), p.lower, p.upper));
 }
 
 struct Moves {

@@ -19,7 +19,7 @@ std::string prediction_source_json(const PredictionSource& s) {
   j["enable_chunked_prefill"] = c.scheduler.chunked_prefill;
   j["time_scale"] = c.time_scale;
   nlohmann::ordered_json cost;
-  for (const FitParam& p : fit_params()) cost[std::string(p.name)] = c.hardware.cost.*(p.member);
+  for (const FitParam& p : fit_params()) cost[std::string(p.name)] = p.get(c);
   j["cost"] = std::move(cost);
   return j.dump();
 }

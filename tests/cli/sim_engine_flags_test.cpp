@@ -2,6 +2,8 @@
 
 #include <CLI/CLI.hpp>
 #include <gtest/gtest.h>
+#include <fmt/format.h>
+#include <fstream>
 #include <vector>
 
 #include "core/error.hpp"
@@ -87,7 +89,7 @@ TEST(SimEngineFlags, BadInputIsNamedWithItsLocation) {
   bad_type.engine_config = kData + "bad_type.toml";
   EXPECT_EQ(error_of(bad_type), kData + "bad_type.toml:2 (engine.max_num_seqs): expected an integer");
   EngineFlags preset;
-  preset.gpu_preset = "tpu-v5";
+  preset.knobs.set("engine.gpu_preset", std::string("tpu-v5"));
   EXPECT_EQ(error_of(preset), "--gpu-preset tpu-v5: unknown (servebench sim --list-presets)");
   EXPECT_THROW(parse({"--max-num-seqs", "0"}), CLI::ValidationError);
   EXPECT_THROW(parse({"--kernel-trace-format", "perfetto"}), CLI::ValidationError);
@@ -175,6 +177,87 @@ TEST(SimEngineFlags, BackendWritesTheChosenTraceFormat) {
   }
   // One line naming the file and the system's reason.
   EXPECT_EQ(message, "--kernel-trace /nonexistent-dir/trace.csv: cannot open for writing: No such file or directory");
+}
+
+// Every knob of sim/engine_knobs with a flag gets it; the others are the file's alone.
+TEST(SimEngineFlags, EveryKnobHasItsFlag) {
+  CLI::App app("test");
+  EngineFlags flags;
+  add_engine_flags(app, flags);
+  std::vector<std::string> file_only;
+  for (const sim::EngineKnob& k : sim::engine_knobs()) {
+    if (k.flag.empty()) {
+      file_only.push_back(sim::knob_path(k));
+    } else {
+      EXPECT_NE(app.get_option_no_throw(std::string(k.flag)), nullptr) << k.flag;
+    }
+  }
+  EXPECT_EQ(file_only, (std::vector<std::string>{"engine.max_model_len", "model.name", "model.num_layers",
+                                                 "model.hidden_size", "model.num_heads", "model.num_kv_heads",
+                                                 "model.head_dim", "model.intermediate_size", "model.vocab_size",
+                                                 "model.tie_word_embeddings", "model.dtype_bytes", "gpu.name",
+                                                 "gpu.device_name", "gpu.amd"}));
+}
+
+std::string flag_text(double v) { return fmt::format("{}", v); }
+
+// A flag sets the field its knob's file key sets, with the value given.
+TEST(SimEngineFlags, EachFlagSetsItsKnob) {
+  const sim::EngineConfig base = resolve_engine_config(parse({}));
+  for (const sim::EngineKnob& k : sim::engine_knobs()) {
+    if (k.flag.empty() || k.is_preset()) continue;
+    const std::string flag(k.flag);
+    std::vector<std::string> args;
+    sim::KnobValue want;
+    switch (sim::knob_type(k)) {
+      case sim::KnobType::integer:
+        want = static_cast<std::int64_t>(k.min) + 3;
+        args = {flag, std::to_string(std::get<std::int64_t>(want))};
+        break;
+      case sim::KnobType::number:
+        want = k.min + (std::min(k.max, 1e6) - k.min) * 0.3712345678901;
+        args = {flag, flag_text(std::get<double>(want))};
+        break;
+      case sim::KnobType::boolean:
+        want = !std::get<bool>(*sim::knob_value(k, base));
+        args = {std::get<bool>(want) ? flag : "--no-" + flag.substr(2)};
+        break;
+      case sim::KnobType::text:
+        continue;
+    }
+    EXPECT_EQ(sim::knob_value(k, resolve_engine_config(parse(args))), want) << flag;
+  }
+  EXPECT_EQ(resolve_engine_config(parse({"--model-preset", "mistral-7b", "--gpu-preset", "l4"})).hardware.gpu.name, "l4");
+}
+
+// Out of range: the flag is refused by name as it is parsed, the file's value by its table.key.
+TEST(SimEngineFlags, RangesAreRefusedNamingTheFlagOrTheKey) {
+  for (const sim::EngineKnob& k : sim::engine_knobs()) {
+    const sim::KnobType type = sim::knob_type(k);
+    if (type != sim::KnobType::integer && type != sim::KnobType::number) continue;
+    const double below = k.min > 0 ? k.min / 2 : k.min - 1;
+    const std::string low = type == sim::KnobType::integer ? std::to_string(static_cast<std::int64_t>(k.min) - 1)
+                                                           : flag_text(below);
+    const std::string path = sim::knob_path(k);
+    if (!k.flag.empty()) {
+      std::string message = "no error";
+      try {
+        parse({std::string(k.flag), low});
+      } catch (const CLI::ValidationError& e) {
+        message = e.what();
+      }
+      EXPECT_NE(message.find(k.flag), std::string::npos) << message;
+    }
+    const std::string file = ::testing::TempDir() + "/sb_knob_range.toml";
+    std::ofstream(file) << "[" << k.table << "]\n" << k.key << " = " << low << "\n";
+    EngineFlags flags;
+    flags.engine_config = file;
+    const std::string message = error_of(flags);
+    EXPECT_EQ(message.rfind("engine config: " + path + " must be at least ", 0), 0u) << message;
+  }
+  EngineFlags high;
+  high.knobs.set("engine.time_scale", 1e7);  // a command's own value is checked as the flag's would be
+  EXPECT_EQ(error_of(high), "engine config: engine.time_scale must be at most 1000000 (got 10000000)");
 }
 
 }  // namespace

@@ -65,7 +65,7 @@ TEST(Calibrate, RecoversPerturbedParametersAndPredictsTheHeldOutStage) {
     for (const FitParam& f : fit_params())
       if (f.name == p.name) row = &f;
     ASSERT_NE(row, nullptr) << p.name;
-    const double want = hidden.hardware.cost.*(row->member);
+    const double want = row->get(hidden);
     EXPECT_NEAR(p.fitted / want, 1.0, 0.05) << p.name << " fitted " << p.fitted << ", hidden " << want;
     EXPECT_FALSE(p.at_bound) << p.name;
   }
