@@ -1,6 +1,6 @@
 #pragma once
 // The engine TOML calibrate writes (`-o fitted.toml`), in the format `servebench sim
-// --engine-config` and `servebench predict --engine-config` read (cli/sim_engine_flags.cpp): the
+// --engine-config` and `servebench predict --engine-config` read (sim/engine_toml.hpp): the
 // presets by name, the scheduler settings the measured server ran with, and every cost parameter
 // (the fitted ones with their start values in a comment). With --kernels, comments record the
 // traces and each stage's kernel target (measured and fitted GPU ms per output token): the loaders

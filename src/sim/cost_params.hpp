@@ -2,7 +2,7 @@
 // The tunable numbers of the simulator's cost model (sim/cost_model.hpp): what a GPU and its
 // software stack achieve of the data sheet, and the host's share of every step. Each GPU preset
 // carries its own set (sim/presets.cpp: AMD parts do not reach NVIDIA's fractions); every field is
-// settable from `--engine-config` ([cost] table) and most from flags (cli/sim_engine_flags.*).
+// settable from `--engine-config` ([cost] table) and from flags (one row each in sim/engine_knobs.cpp).
 // The member defaults are the H100 preset's, for code that builds a HardwareSetup by hand.
 #include <optional>
 

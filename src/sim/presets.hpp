@@ -1,7 +1,7 @@
 #pragma once
 // Public model architectures and GPU data-sheet numbers the cost model starts from, and per GPU the
 // achieved fractions of them (sim/cost_params.hpp) that published vLLM runs show. Every number is
-// overridable (flags / TOML, cli/sim_engine_flags.*); presets only give realistic defaults.
+// overridable (flags / TOML, the knob table sim/engine_knobs.cpp); presets only give realistic defaults.
 #include <span>
 #include <string>
 #include <string_view>
